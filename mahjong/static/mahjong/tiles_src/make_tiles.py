@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""Generate the mahjong tile-face sprite ../tiles.svg (standard library only).
+
+Every face is a <symbol id="tile-CODE" viewBox="0 0 60 80">; shared parts
+(dot, bamboo stick, glyph strokes, 萬) are defined once and reused with <use>.
+All lettering is drawn as stroked paths, so nothing depends on fonts.
+Run:  python3 make_tiles.py   (writes ../tiles.svg next to this folder)
+"""
+import math
+import os
+
+W, H = 60, 80
+RED, GREEN, BLUE, INK = "#c8161d", "#0f7a35", "#1849a0", "#1c1c30"
+GOLD, PINK, PURPLE, ORANGE, BROWN = "#e8a300", "#e0447e", "#7a36b0", "#e06a00", "#7a4520"
+FLOWER_IX, SEASON_IX = "#b0206e", "#c45a00"
+
+# ---------------------------------------------------------------- index glyphs
+# Stroke glyphs on a 6 x 10 grid (y down); drawn with round caps.
+GLYPHS = {
+    "1": "M1.6 2.2 3.6 0V10",
+    "2": "M.6 2.6Q.8 0 3 0Q5.6 0 5.5 2.8Q5.4 4.8 3 6.6L.5 10H5.8",
+    "3": "M.6 1.1Q1.5 0 3 0Q5.5 0 5.5 2.5Q5.5 4.8 2.6 4.8Q5.8 4.8 5.8 7.4Q5.8 10 3 10Q1.2 10 .4 8.8",
+    "4": "M4.4 10V0L.3 7H6",
+    "5": "M5.5 0H1.1L.7 4.6Q1.8 3.7 3.2 3.7Q6 3.7 6 6.9Q6 10 3 10Q1.2 10 .4 8.8",
+    "6": "M5.1.7Q4.1 0 3 0Q.3 0 .3 5.5Q.3 10 3.1 10Q5.9 10 5.9 7Q5.9 4.1 3.1 4.1Q.8 4.1 .4 6.6",
+    "7": "M.3 0H5.8L2.3 10",
+    "8": "M3 4.6Q.7 4.6 .7 2.3Q.7 0 3 0Q5.3 0 5.3 2.3Q5.3 4.6 3 4.6Q.3 4.6 .3 7.3Q.3 10 3 10Q5.7 10 5.7 7.3Q5.7 4.6 3 4.6Z",
+    "9": "M.9 9.3Q1.9 10 3 10Q5.7 10 5.7 4.5Q5.7 0 2.9 0Q.1 0 .1 2.9Q.1 5.9 2.9 5.9Q5.2 5.9 5.6 3.4",
+    "N": "M.5 10V0L5.5 10V0",
+    "S": "M5.3 1.2Q4.4 0 3 0Q.6 0 .6 2.5Q.6 4.3 3 5Q5.6 5.7 5.6 7.6Q5.6 10 3 10Q1.3 10 .4 8.7",
+    "E": "M5.5 0H.7V10H5.5M.7 5H4.8",
+    "W": "M0 0 1.6 10 3.2 3 4.8 10 6.4 0",
+    "R": "M.7 10V0H3.3Q5.7 0 5.7 2.7Q5.7 5.3 3.3 5.3H.7M3 5.3 5.8 10",
+    "G": "M5.5 1.6Q4.6 0 3.1 0Q.3 0 .3 5Q.3 10 3.1 10Q5.7 10 5.7 7V5.6H3.4",
+    "h": "M.7 0V10M.7 6.2Q1.5 4 3.3 4Q5.5 4 5.5 6.5V10",
+}
+GLYPH_W = {"W": 6.4}
+IX_SCALE = 1.45          # glyph units -> face units (index is 14.5 units tall)
+IX_X, IX_Y = 4.2, 4.2
+
+
+def index(text, color):
+    out, x = [], IX_X
+    for ch in text:
+        out.append(f'<use href="#tg{ch}" transform="translate({x:.1f} {IX_Y}) scale({IX_SCALE})" stroke="{color}"/>')
+        x += (GLYPH_W.get(ch, 6) + 1.6) * IX_SCALE
+    # stroke width etc. inherited by the glyph paths
+    return '<g fill="none" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">' + "".join(out) + "</g>"
+
+
+# ---------------------------------------------------------------- shared parts
+DEFS = []
+for ch, d in GLYPHS.items():
+    DEFS.append(f'<path id="tg{ch}" d="{d}"/>')
+
+# dot (circle) : viewBox -10 -10 20 20, colour = currentColor
+DEFS.append(
+    '<symbol id="tp-dot" viewBox="-10 -10 20 20">'
+    '<circle r="9.6" fill="currentColor"/>'
+    '<circle r="5.6" fill="none" stroke="#fff" stroke-width="2.2"/>'
+    '<circle r="2.2" fill="#fff"/></symbol>')
+# bamboo stick : viewBox 0 0 8 24, colour = currentColor
+DEFS.append(
+    '<symbol id="tp-stick" viewBox="0 0 8 24">'
+    '<rect x="1.3" y=".5" width="5.4" height="23" rx="2.2" fill="currentColor"/>'
+    '<path d="M2.9 3.5V9.8M2.9 14.2V20.5" stroke="#fff" stroke-opacity=".55" stroke-width="1.1" stroke-linecap="round"/>'
+    '<g fill="currentColor"><rect x=".4" width="7.2" height="3" rx="1.5"/><rect x=".4" y="10.5" width="7.2" height="3" rx="1.5"/>'
+    '<rect x=".4" y="21" width="7.2" height="3" rx="1.5"/></g>'
+    '<g fill="#000" fill-opacity=".28"><rect x=".4" width="7.2" height="3" rx="1.5"/><rect x=".4" y="10.5" width="7.2" height="3" rx="1.5"/>'
+    '<rect x=".4" y="21" width="7.2" height="3" rx="1.5"/></g></symbol>')
+# 萬 (wan, "ten thousand") on a 40 x 34 box
+WAN = ("M2 5H38M13 1V9.5M27 1V9.5"
+       "M10 12H30V23H10ZM10 17.5H30M20 12V27"
+       "M5 34V26H35V31Q35 34 31.5 34"
+       "M17 28 13 32.5H26M23.5 29.5 26.5 33")
+DEFS.append(f'<path id="tp-wan" d="{WAN}"/>')
+# Chinese numerals 一..九 on a 36 x 22 box
+NUMERALS = {
+    1: "M2 12Q18 9.5 34 11",
+    2: "M7 3.5H29M2 19.5H34",
+    3: "M6 2H30M8 11H28M2 20H34",
+    4: "M3 2V21M3 2H33V21M3 20.5H33M14 3Q14 11 9 14M22 3V11Q22 13 24.5 13H28",
+    5: "M4 2H32M17 2 14 20.5M8 10.5H27V20.5M2 20.5H34",
+    6: "M16.5 0 19.5 3.5M3 7.5H33M13 12 6 21M23 12 30 21",
+    7: "M2 10.5 34 6M13 0V16.5Q13 21 18 21H31.5L33 16.5",
+    8: "M14 2Q14 14 3 21M21 3Q23 15 34 21",
+    9: "M14.5 0Q14.5 14 3 21.5M3 7H22V17.5Q22 21 26 21H33V16",
+}
+for n, d in NUMERALS.items():
+    DEFS.append(f'<path id="tn{n}" d="{d}"/>')
+
+# plum blossom : viewBox -10 -10 20 20
+petals = "".join(
+    f'<circle cx="{5.2*math.cos(math.radians(a-90)):.1f}" cy="{5.2*math.sin(math.radians(a-90)):.1f}" r="4.6"/>'
+    for a in range(0, 360, 72))
+DEFS.append(f'<symbol id="tp-plum" viewBox="-10 -10 20 20"><g fill="currentColor">{petals}<circle r="4"/></g>'
+            f'<circle r="2.4" fill="{GOLD}"/></symbol>')
+# bamboo leaf (points right, base at 0,0): length 20
+DEFS.append('<path id="tp-leaf" d="M0 0Q8-4.5 20 0Q8 4.5 0 0Z"/>')
+
+# ---------------------------------------------------------------- faces
+FACES = {}
+
+
+def dot(cx, cy, r, color):
+    return f'<use href="#tp-dot" x="{cx-r:g}" y="{cy-r:g}" width="{2*r:g}" height="{2*r:g}" color="{color}"/>'
+
+
+def stick(cx, cy, h, color=GREEN, rot=0):
+    w = h / 3
+    t = f' transform="rotate({rot} {cx:g} {cy:g})"' if rot else ""
+    return (f'<use href="#tp-stick" x="{cx-w/2:.2f}" y="{cy-h/2:.2f}" width="{w:.2f}" height="{h:g}"'
+            f' color="{color}"{t}/>')
+
+
+# ---- dots
+B, G_, R_ = BLUE, GREEN, RED
+DOTS = {
+    2: [(30, 33, 11, G_), (30, 62, 11, B)],
+    3: [(17, 27, 9, B), (30, 48.5, 9, R_), (43, 70, 9, G_)],
+    4: [(19, 34, 10, B), (41, 34, 10, G_), (19, 62, 10, G_), (41, 62, 10, B)],
+    5: [(17, 30, 9, B), (43, 30, 9, G_), (30, 49, 9, R_), (17, 68, 9, G_), (43, 68, 9, B)],
+    6: [(20, 30, 8.5, G_), (40, 30, 8.5, G_), (20, 50, 8.5, R_), (40, 50, 8.5, R_), (20, 69, 8.5, R_), (40, 69, 8.5, R_)],
+    7: [(17, 10, 6.5, G_), (30, 20.5, 6.5, G_), (43, 31, 6.5, G_),
+        (20, 50, 8.5, R_), (40, 50, 8.5, R_), (20, 69, 8.5, R_), (40, 69, 8.5, R_)],
+    8: [(x, y, 7.6, B) for y in (12, 33, 51, 69.5) for x in (23, 41)],
+    9: [(x, y, 8, c) for y, c in ((30, B), (50, R_), (69.5, G_)) for x in (13, 30, 47)],
+}
+# move the top dot of 8D away from the index
+DOTS[8][0] = (23, 12, 7.6, B)
+for n, ds in DOTS.items():
+    FACES[f"{n}D"] = index(str(n), BLUE) + "".join(dot(*d) for d in ds)
+FACES["1D"] = index("1", BLUE) + (
+    f'<circle cx="30" cy="46" r="23" fill="{GREEN}"/>'
+    f'<circle cx="30" cy="46" r="18.5" fill="#fff"/>'
+    + "".join(f'<circle cx="{30+13.5*math.cos(math.radians(a)):.1f}" cy="{46+13.5*math.sin(math.radians(a)):.1f}" r="3.6" fill="{BLUE}"/>'
+              for a in range(0, 360, 45))
+    + f'<circle cx="30" cy="46" r="8.5" fill="{RED}"/><circle cx="30" cy="46" r="4.5" fill="none" stroke="#fff" stroke-width="1.8"/>')
+
+# ---- bamboo
+BAM = {
+    2: [(30, 34, 25), (30, 63, 25)],
+    3: [(30, 34, 25), (20, 63, 25), (40, 63, 25)],
+    4: [(20, 34, 25), (40, 34, 25), (20, 63, 25), (40, 63, 25)],
+    5: [(16, 34, 25), (44, 34, 25), (30, 48.5, 25, RED), (16, 63, 25), (44, 63, 25)],
+    6: [(x, y, 25) for y in (34, 63) for x in (16, 30, 44)],
+    7: [(30, 28, 17, RED)] + [(x, y, 17) for y in (48.5, 68) for x in (16, 30, 44)],
+    8: [(12, 34, 25), (48, 34, 25), (24, 34, 25, GREEN, 18), (36, 34, 25, GREEN, -18),
+        (12, 63, 25), (48, 63, 25), (24, 63, 25, GREEN, -18), (36, 63, 25, GREEN, 18)],
+    9: [(x, y, 17, RED if x == 30 else GREEN) for y in (29, 48.5, 68) for x in (16, 30, 44)],
+}
+for n, ss in BAM.items():
+    FACES[f"{n}B"] = index(str(n), GREEN) + "".join(stick(*s) for s in ss)
+# 1B: a stylised bird (peacock-like) perched
+FACES["1B"] = index("1", GREEN) + (
+    # tail feathers
+    f'<path d="M28 50Q12 60 8 76Q20 70 30 56Z" fill="{GREEN}"/>'
+    f'<path d="M31 53Q24 66 26 78Q34 68 35 56Z" fill="{BLUE}"/>'
+    f'<circle cx="11" cy="72" r="3" fill="{RED}"/><circle cx="27" cy="74" r="2.6" fill="{RED}"/>'
+    # body
+    f'<path d="M24 50Q22 34 36 29Q46 27 47 37Q48 50 33 56Q26 58 24 50Z" fill="{GREEN}"/>'
+    # wing
+    f'<path d="M28 47Q30 36 40 38Q38 49 28 47Z" fill="{BLUE}"/>'
+    # head, crest, beak, eye
+    f'<circle cx="43" cy="25" r="7" fill="{GREEN}"/>'
+    f'<path d="M40 19Q38 12 43 10M44 18Q45 12 50 11" fill="none" stroke="{RED}" stroke-width="2.4" stroke-linecap="round"/>'
+    f'<path d="M49 22 57 26 49 28Z" fill="{GOLD}"/>'
+    f'<circle cx="45" cy="24" r="2.2" fill="#fff"/><circle cx="45.5" cy="24" r="1.1" fill="{INK}"/>'
+    # legs and perch
+    f'<path d="M34 55V63M39 53V63" stroke="{GOLD}" stroke-width="2" stroke-linecap="round"/>'
+    f'<path d="M22 64H54" stroke="{BROWN}" stroke-width="3.4" stroke-linecap="round"/>')
+
+# ---- characters
+for n in range(1, 10):
+    FACES[f"{n}C"] = (index(str(n), RED)
+                      + f'<use href="#tn{n}" x="12" y="20" fill="none" stroke="{INK}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>'
+                      + f'<use href="#tp-wan" x="10" y="46" fill="none" stroke="{RED}" stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/>')
+
+# ---- winds (Chinese characters on a 44 x 48 box at 8,26)
+WINDS = {
+    "E": "M3 8H41M9 14V32M9 14H35V32M9 23H35M9 32H35M22 1V47M20 34Q14 42 4 46M24 34Q30 42 40 46",
+    "S": "M4 7H40M22 0V13M6 47V15H38V43Q38 47 34 47M15 19 18 23M29 19 26 23M12 27H32M14 35H30M22 27V46",
+    "W": "M3 3H41M5 15V46M5 15H39V46M5 45H39M17 3V21Q17 29 10 33M27 3V29Q27 33 31 33H39",
+    "N": "M16 2V44M4 18H16M4 38 16 32M28 2V40Q28 45 33 45H41V38M40 13 28 21",
+}
+for k, d in WINDS.items():
+    FACES[k] = (index(k, INK)
+                + f'<path transform="translate(10 24) scale(.92)" d="{d}" fill="none" stroke="{INK}" stroke-width="4.6" stroke-linecap="round" stroke-linejoin="round"/>')
+
+# ---- dragons
+FACES["R"] = index("R", RED) + (
+    f'<path d="M8 34H52V54H8ZM30 21V77" fill="none" stroke="{RED}" stroke-width="6" stroke-linecap="round" stroke-linejoin="round"/>')
+FA = ("M5 4H15Q13 12 4 18M9 8.5 12.5 11"
+      "M26 2 28.5 5.5M27 7H39M30 9Q33 15 41 18M37 4Q33 13 24 18"
+      "M4 22H40"
+      "M6 26H17V32H7V38H18V44Q18 47 14 47"
+      "M26 26V29Q26 32 22 34M26 26H34V30Q34 32 37 32H40"
+      "M24 36H38Q34 43 24 47M28 39Q34 45 41 47")
+FACES["G"] = index("G", GREEN) + (
+    f'<path transform="translate(8 26) scale(.98)" d="{FA}" fill="none" stroke="{GREEN}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>')
+FACES["Wh"] = index("Wh", BLUE) + (
+    f'<rect x="9" y="23" width="42" height="53" rx="3" fill="none" stroke="{BLUE}" stroke-width="5"/>'
+    f'<rect x="16" y="30" width="28" height="39" rx="1.5" fill="none" stroke="{BLUE}" stroke-width="2"/>')
+
+# ---- flowers
+FACES["F1"] = index("1", FLOWER_IX) + (   # plum
+    f'<path d="M10 76Q22 62 26 50Q30 38 46 26M27 48Q38 48 46 56M22 60Q12 54 10 44" fill="none" stroke="{BROWN}" stroke-width="3.4" stroke-linecap="round"/>'
+    f'<use href="#tp-plum" x="34" y="14" width="22" height="22" color="{PINK}"/>'
+    f'<use href="#tp-plum" x="36" y="46" width="19" height="19" color="{PINK}"/>'
+    f'<use href="#tp-plum" x="3" y="32" width="17" height="17" color="{PINK}"/>'
+    f'<use href="#tp-plum" x="18" y="34" width="14" height="14" color="{RED}"/>')
+FACES["F2"] = index("2", FLOWER_IX) + (   # orchid
+    f'<path d="M30 77Q20 55 8 46Q24 52 32 76ZM31 77Q36 48 52 36Q40 52 34 77ZM30 77Q28 60 34 44Q33 60 33 77Z" fill="{GREEN}"/>'
+    f'<g fill="{PURPLE}"><path d="M38 30Q30 14 38 8Q46 14 38 30Z"/><path d="M38 30Q24 30 20 22Q32 18 38 30Z"/>'
+    f'<path d="M38 30Q50 32 54 24Q44 19 38 30Z"/></g><circle cx="38" cy="29" r="3" fill="{GOLD}"/>'
+    f'<path d="M38 32Q36 38 34 44" stroke="{GREEN}" stroke-width="2" fill="none"/>')
+chry = "".join(f'<ellipse cx="30" cy="{36-11:g}" rx="3.3" ry="9.5" transform="rotate({a} 30 36)"/>' for a in range(0, 360, 30))
+chry2 = "".join(f'<ellipse cx="30" cy="{36-7:g}" rx="2.6" ry="6" transform="rotate({a} 30 36)"/>' for a in range(15, 360, 30))
+FACES["F3"] = index("3", FLOWER_IX) + (   # chrysanthemum
+    f'<path d="M30 50Q28 64 30 78" stroke="{GREEN}" stroke-width="3" fill="none"/>'
+    f'<path d="M29 64Q16 56 8 64Q18 72 29 64ZM31 70Q44 60 52 66Q42 76 31 70Z" fill="{GREEN}"/>'
+    f'<g fill="{ORANGE}">{chry}</g><g fill="{GOLD}">{chry2}</g><circle cx="30" cy="36" r="4.5" fill="{ORANGE}"/>')
+leaves = "".join(
+    f'<use href="#tp-leaf" transform="translate({x} {y}) rotate({a})"/>'
+    for x, y, a in ((29, 44, -150), (29, 44, -120), (29, 44, 175), (33, 30, -35), (33, 30, -5), (33, 30, 25),
+                    (31, 62, 160), (31, 62, -170)))
+FACES["F4"] = index("4", FLOWER_IX) + (   # bamboo plant
+    f'<path d="M36 78Q30 46 40 12" fill="none" stroke="{GREEN}" stroke-width="5" stroke-linecap="round"/>'
+    f'<path d="M31 68H38M31.5 50H38.5M34 32H41" stroke="#064d20" stroke-width="2" stroke-linecap="round"/>'
+    f'<g fill="#2e9e4e">{leaves}</g>')
+
+# ---- seasons
+FACES["S1"] = index("1", SEASON_IX) + (   # spring: sprout with a bud
+    f'<path d="M6 74Q30 62 54 74Z" fill="{BROWN}"/>'
+    f'<path d="M30 70Q29 48 32 32" fill="none" stroke="{GREEN}" stroke-width="3.4" stroke-linecap="round"/>'
+    f'<path d="M30 56Q12 60 8 42Q26 38 30 56ZM31 46Q48 50 54 32Q36 28 31 46Z" fill="#3aa84e"/>'
+    f'<path d="M32 32Q24 24 28 14Q34 18 32 32ZM32 32Q40 24 38 14Q30 18 32 32Z" fill="{PINK}"/>')
+rays = "".join(f'<path d="M30 {48-25} L27 {48-15} H33Z" transform="rotate({a} 30 48)"/>' for a in range(0, 360, 30))
+FACES["S2"] = index("2", SEASON_IX) + (   # summer: sun
+    f'<g fill="{ORANGE}">{rays}</g><circle cx="30" cy="48" r="13" fill="{GOLD}" stroke="{ORANGE}" stroke-width="2.5"/>')
+
+
+def maple():
+    # five-lobed leaf, centre (30,46)
+    pts = []
+    lobes = [(-90, 24), (-40, 21), (-140, 21), (15, 15), (-195, 15)]
+    lobes.sort()
+    for ang, r in lobes:
+        for da, rr in ((-14, 0.55), (-6, 0.8), (0, 1.0), (6, 0.8), (14, 0.55)):
+            a = math.radians(ang + da)
+            pts.append((30 + r * rr * math.cos(a), 44 + r * rr * math.sin(a)))
+        a = math.radians(ang + 22)
+        pts.append((30 + 6.5 * math.cos(a), 44 + 6.5 * math.sin(a)))
+    return "M" + " ".join(f"{x:.1f} {y:.1f}" for x, y in pts) + "Z"
+
+
+FACES["S3"] = index("3", SEASON_IX) + (   # autumn: maple leaf
+    f'<path d="M30 48Q30 64 24 76" fill="none" stroke="{BROWN}" stroke-width="3" stroke-linecap="round"/>'
+    f'<path d="{maple()}" fill="{RED}" stroke="{ORANGE}" stroke-width="1.5" stroke-linejoin="round"/>'
+    f'<path d="M30 60V28M30 46 44 36M30 46 16 36" fill="none" stroke="{ORANGE}" stroke-width="1.4"/>')
+arm = "M30 48V24M30 31 24 26M30 31 36 26M30 39 25 35M30 39 35 35"
+FACES["S4"] = index("4", SEASON_IX) + (   # winter: snowflake
+    f'<g fill="none" stroke="{BLUE}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">'
+    + "".join(f'<path d="{arm}" transform="rotate({a} 30 48)"/>' for a in range(0, 360, 60))
+    + "</g>")
+
+ORDER = ([f"{n}B" for n in range(1, 10)] + [f"{n}C" for n in range(1, 10)] + [f"{n}D" for n in range(1, 10)]
+         + ["E", "S", "W", "N", "R", "G", "Wh", "F1", "F2", "F3", "F4", "S1", "S2", "S3", "S4"])
+assert sorted(ORDER) == sorted(FACES) and len(ORDER) == 42
+
+
+def build():
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg">',
+             "<!-- Mahjong tile faces. Generated by tiles_src/make_tiles.py; edit that, not this. -->",
+             "<defs>", *DEFS, "</defs>"]
+    for code in ORDER:
+        parts.append(f'<symbol id="tile-{code}" viewBox="0 0 {W} {H}">{FACES[code]}</symbol>')
+    parts.append("</svg>\n")
+    return "\n".join(parts)
+
+
+if __name__ == "__main__":
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = os.path.join(here, "..", "tiles.svg")
+    data = build()
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(data)
+    print(f"wrote {os.path.normpath(out)}: {len(data.encode('utf-8'))} bytes, {len(ORDER)} faces")
