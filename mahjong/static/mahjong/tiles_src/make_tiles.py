@@ -13,6 +13,7 @@ W, H = 60, 80
 RED, GREEN, BLUE, INK = "#c8161d", "#0f7a35", "#1849a0", "#1c1c30"
 GOLD, PINK, PURPLE, ORANGE, BROWN = "#e8a300", "#e0447e", "#7a36b0", "#e06a00", "#7a4520"
 FLOWER_IX, SEASON_IX = "#b0206e", "#c45a00"
+FLOWER_BG, SEASON_BG = "#f9dfea", "#dde9f7"
 
 # ---------------------------------------------------------------- index glyphs
 # Stroke glyphs on a 6 x 10 grid (y down); drawn with round caps.
@@ -35,17 +36,17 @@ GLYPHS = {
     "h": "M.7 0V10M.7 6.2Q1.5 4 3.3 4Q5.5 4 5.5 6.5V10",
 }
 GLYPH_W = {"W": 6.4}
-IX_SCALE = 1.45          # glyph units -> face units (index is 14.5 units tall)
-IX_X, IX_Y = 4.2, 4.2
+IX_SCALE = 1.75          # glyph units -> face units (index is 17.5 units tall)
+IX_X, IX_Y = 3.8, 3.6
 
 
 def index(text, color):
     out, x = [], IX_X
     for ch in text:
         out.append(f'<use href="#tg{ch}" transform="translate({x:.1f} {IX_Y}) scale({IX_SCALE})" stroke="{color}"/>')
-        x += (GLYPH_W.get(ch, 6) + 1.6) * IX_SCALE
+        x += (GLYPH_W.get(ch, 6) + 1.9) * IX_SCALE
     # stroke width etc. inherited by the glyph paths
-    return '<g fill="none" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">' + "".join(out) + "</g>"
+    return '<g fill="none" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">' + "".join(out) + "</g>"
 
 
 # ---------------------------------------------------------------- shared parts
@@ -62,7 +63,7 @@ DEFS.append(
 # bamboo stick : viewBox 0 0 8 24, colour = currentColor
 DEFS.append(
     '<symbol id="tp-stick" viewBox="0 0 8 24">'
-    '<rect x="1.3" y=".5" width="5.4" height="23" rx="2.2" fill="currentColor"/>'
+    '<rect x="1.1" y=".5" width="5.8" height="23" rx="2.4" fill="currentColor"/>'
     '<path d="M2.9 3.5V9.8M2.9 14.2V20.5" stroke="#fff" stroke-opacity=".55" stroke-width="1.1" stroke-linecap="round"/>'
     '<g fill="currentColor"><rect x=".4" width="7.2" height="3" rx="1.5"/><rect x=".4" y="10.5" width="7.2" height="3" rx="1.5"/>'
     '<rect x=".4" y="21" width="7.2" height="3" rx="1.5"/></g>'
@@ -116,38 +117,36 @@ def stick(cx, cy, h, color=GREEN, rot=0):
 # ---- dots
 B, G_, R_ = BLUE, GREEN, RED
 DOTS = {
-    2: [(30, 33, 11, G_), (30, 62, 11, B)],
-    3: [(17, 27, 9, B), (30, 48.5, 9, R_), (43, 70, 9, G_)],
-    4: [(19, 34, 10, B), (41, 34, 10, G_), (19, 62, 10, G_), (41, 62, 10, B)],
-    5: [(17, 30, 9, B), (43, 30, 9, G_), (30, 49, 9, R_), (17, 68, 9, G_), (43, 68, 9, B)],
-    6: [(20, 30, 8.5, G_), (40, 30, 8.5, G_), (20, 50, 8.5, R_), (40, 50, 8.5, R_), (20, 69, 8.5, R_), (40, 69, 8.5, R_)],
-    7: [(17, 10, 6.5, G_), (30, 20.5, 6.5, G_), (43, 31, 6.5, G_),
-        (20, 50, 8.5, R_), (40, 50, 8.5, R_), (20, 69, 8.5, R_), (40, 69, 8.5, R_)],
-    8: [(x, y, 7.6, B) for y in (12, 33, 51, 69.5) for x in (23, 41)],
-    9: [(x, y, 8, c) for y, c in ((30, B), (50, R_), (69.5, G_)) for x in (13, 30, 47)],
+    2: [(30, 35, 11.5, G_), (30, 63, 11.5, B)],
+    3: [(19, 31, 9.2, B), (30, 49.5, 9.2, R_), (41, 68, 9.2, G_)],
+    4: [(19, 36, 10, B), (41, 36, 10, G_), (19, 63, 10, G_), (41, 63, 10, B)],
+    5: [(17, 32, 9, B), (43, 32, 9, G_), (30, 50, 9, R_), (17, 68, 9, G_), (43, 68, 9, B)],
+    6: [(x, y, 8.4, G_ if y < 40 else R_) for y in (32, 51, 69.5) for x in (20, 40)],
+    7: [(23, 11.5, 6.2, G_), (34, 21, 6.2, G_), (45, 30.5, 6.2, G_)]
+       + [(x, y, 8.4, R_) for y in (50.5, 69) for x in (20, 40)],
+    8: [(x, y, 7.6, B) for y in (12, 32, 51, 69.5) for x in (25, 43)],
+    9: [(x, y, 7.9, c) for y, c in ((31, B), (50, R_), (69, G_)) for x in (13.5, 30, 46.5)],
 }
-# move the top dot of 8D away from the index
-DOTS[8][0] = (23, 12, 7.6, B)
 for n, ds in DOTS.items():
     FACES[f"{n}D"] = index(str(n), BLUE) + "".join(dot(*d) for d in ds)
 FACES["1D"] = index("1", BLUE) + (
-    f'<circle cx="30" cy="46" r="23" fill="{GREEN}"/>'
-    f'<circle cx="30" cy="46" r="18.5" fill="#fff"/>'
-    + "".join(f'<circle cx="{30+13.5*math.cos(math.radians(a)):.1f}" cy="{46+13.5*math.sin(math.radians(a)):.1f}" r="3.6" fill="{BLUE}"/>'
+    f'<circle cx="30" cy="49" r="24" fill="{GREEN}"/>'
+    f'<circle cx="30" cy="49" r="19.5" fill="#fff"/>'
+    + "".join(f'<circle cx="{30+14*math.cos(math.radians(a)):.1f}" cy="{49+14*math.sin(math.radians(a)):.1f}" r="3.8" fill="{BLUE}"/>'
               for a in range(0, 360, 45))
-    + f'<circle cx="30" cy="46" r="8.5" fill="{RED}"/><circle cx="30" cy="46" r="4.5" fill="none" stroke="#fff" stroke-width="1.8"/>')
+    + f'<circle cx="30" cy="49" r="9" fill="{RED}"/><circle cx="30" cy="49" r="4.8" fill="none" stroke="#fff" stroke-width="1.8"/>')
 
 # ---- bamboo
 BAM = {
-    2: [(30, 34, 25), (30, 63, 25)],
-    3: [(30, 34, 25), (20, 63, 25), (40, 63, 25)],
-    4: [(20, 34, 25), (40, 34, 25), (20, 63, 25), (40, 63, 25)],
-    5: [(16, 34, 25), (44, 34, 25), (30, 48.5, 25, RED), (16, 63, 25), (44, 63, 25)],
-    6: [(x, y, 25) for y in (34, 63) for x in (16, 30, 44)],
-    7: [(30, 28, 17, RED)] + [(x, y, 17) for y in (48.5, 68) for x in (16, 30, 44)],
-    8: [(12, 34, 25), (48, 34, 25), (24, 34, 25, GREEN, 18), (36, 34, 25, GREEN, -18),
-        (12, 63, 25), (48, 63, 25), (24, 63, 25, GREEN, -18), (36, 63, 25, GREEN, 18)],
-    9: [(x, y, 17, RED if x == 30 else GREEN) for y in (29, 48.5, 68) for x in (16, 30, 44)],
+    2: [(30, 36, 26), (30, 64.5, 26)],
+    3: [(30, 36, 26), (20, 64.5, 26), (40, 64.5, 26)],
+    4: [(20, 36, 26), (40, 36, 26), (20, 64.5, 26), (40, 64.5, 26)],
+    5: [(17, 36, 26), (43, 36, 26), (30, 50.25, 26, RED), (17, 64.5, 26), (43, 64.5, 26)],
+    6: [(x, y, 26) for y in (36, 64.5) for x in (17, 30, 43)],
+    7: [(30, 30.5, 17.5, RED)] + [(x, y, 17.5) for y in (50, 69) for x in (17, 30, 43)],
+    8: [(12.5, 36, 26), (47.5, 36, 26), (23.5, 36, 26, GREEN, 14), (36.5, 36, 26, GREEN, -14),
+        (12.5, 64.5, 26), (47.5, 64.5, 26), (23.5, 64.5, 26, GREEN, -14), (36.5, 64.5, 26, GREEN, 14)],
+    9: [(x, y, 17.5, RED if x == 30 else GREEN) for y in (31, 50, 69) for x in (17, 30, 43)],
 }
 for n, ss in BAM.items():
     FACES[f"{n}B"] = index(str(n), GREEN) + "".join(stick(*s) for s in ss)
@@ -173,8 +172,8 @@ FACES["1B"] = index("1", GREEN) + (
 # ---- characters
 for n in range(1, 10):
     FACES[f"{n}C"] = (index(str(n), RED)
-                      + f'<use href="#tn{n}" x="12" y="20" fill="none" stroke="{INK}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>'
-                      + f'<use href="#tp-wan" x="10" y="46" fill="none" stroke="{RED}" stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/>')
+                      + f'<use href="#tn{n}" x="12.5" y="22" fill="none" stroke="{INK}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>'
+                      + f'<use href="#tp-wan" transform="translate(12 46.5) scale(.9)" fill="none" stroke="{RED}" stroke-width="3.5" stroke-linecap="round" stroke-linejoin="round"/>')
 
 # ---- winds (Chinese characters on a 44 x 48 box at 8,26)
 WINDS = {
@@ -185,7 +184,7 @@ WINDS = {
 }
 for k, d in WINDS.items():
     FACES[k] = (index(k, INK)
-                + f'<path transform="translate(10 24) scale(.92)" d="{d}" fill="none" stroke="{INK}" stroke-width="4.6" stroke-linecap="round" stroke-linejoin="round"/>')
+                + f'<path transform="translate(8.9 27) scale(.96)" d="{d}" fill="none" stroke="{INK}" stroke-width="4.6" stroke-linecap="round" stroke-linejoin="round"/>')
 
 # ---- dragons
 FACES["R"] = index("R", RED) + (
@@ -197,69 +196,70 @@ FA = ("M5 4H15Q13 12 4 18M9 8.5 12.5 11"
       "M26 26V29Q26 32 22 34M26 26H34V30Q34 32 37 32H40"
       "M24 36H38Q34 43 24 47M28 39Q34 45 41 47")
 FACES["G"] = index("G", GREEN) + (
-    f'<path transform="translate(8 26) scale(.98)" d="{FA}" fill="none" stroke="{GREEN}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>')
+    f'<path transform="translate(8 27.5) scale(.98)" d="{FA}" fill="none" stroke="{GREEN}" stroke-width="4" stroke-linecap="round" stroke-linejoin="round"/>')
 FACES["Wh"] = index("Wh", BLUE) + (
-    f'<rect x="9" y="23" width="42" height="53" rx="3" fill="none" stroke="{BLUE}" stroke-width="5"/>'
-    f'<rect x="16" y="30" width="28" height="39" rx="1.5" fill="none" stroke="{BLUE}" stroke-width="2"/>')
+    f'<rect x="9.5" y="25.5" width="41" height="50.5" rx="3" fill="none" stroke="{BLUE}" stroke-width="5"/>'
+    f'<rect x="16.5" y="32.5" width="27" height="36.5" rx="1.5" fill="none" stroke="{BLUE}" stroke-width="2"/>')
 
-# ---- flowers
-FACES["F1"] = index("1", FLOWER_IX) + (   # plum
+# ---- flowers and seasons: a pale medallion tells the two bonus groups apart
+MEDAL = '<circle cx="31" cy="50" r="27" fill="{}"/>'
+FACES["F1"] = index("1", FLOWER_IX) + MEDAL.format(FLOWER_BG) + (   # plum
     f'<path d="M10 76Q22 62 26 50Q30 38 46 26M27 48Q38 48 46 56M22 60Q12 54 10 44" fill="none" stroke="{BROWN}" stroke-width="3.4" stroke-linecap="round"/>'
     f'<use href="#tp-plum" x="34" y="14" width="22" height="22" color="{PINK}"/>'
     f'<use href="#tp-plum" x="36" y="46" width="19" height="19" color="{PINK}"/>'
     f'<use href="#tp-plum" x="3" y="32" width="17" height="17" color="{PINK}"/>'
     f'<use href="#tp-plum" x="18" y="34" width="14" height="14" color="{RED}"/>')
-FACES["F2"] = index("2", FLOWER_IX) + (   # orchid
+FACES["F2"] = index("2", FLOWER_IX) + MEDAL.format(FLOWER_BG) + (   # orchid
     f'<path d="M30 77Q20 55 8 46Q24 52 32 76ZM31 77Q36 48 52 36Q40 52 34 77ZM30 77Q28 60 34 44Q33 60 33 77Z" fill="{GREEN}"/>'
     f'<g fill="{PURPLE}"><path d="M38 30Q30 14 38 8Q46 14 38 30Z"/><path d="M38 30Q24 30 20 22Q32 18 38 30Z"/>'
     f'<path d="M38 30Q50 32 54 24Q44 19 38 30Z"/></g><circle cx="38" cy="29" r="3" fill="{GOLD}"/>'
     f'<path d="M38 32Q36 38 34 44" stroke="{GREEN}" stroke-width="2" fill="none"/>')
-chry = "".join(f'<ellipse cx="30" cy="{36-11:g}" rx="3.3" ry="9.5" transform="rotate({a} 30 36)"/>' for a in range(0, 360, 30))
-chry2 = "".join(f'<ellipse cx="30" cy="{36-7:g}" rx="2.6" ry="6" transform="rotate({a} 30 36)"/>' for a in range(15, 360, 30))
-FACES["F3"] = index("3", FLOWER_IX) + (   # chrysanthemum
-    f'<path d="M30 50Q28 64 30 78" stroke="{GREEN}" stroke-width="3" fill="none"/>'
-    f'<path d="M29 64Q16 56 8 64Q18 72 29 64ZM31 70Q44 60 52 66Q42 76 31 70Z" fill="{GREEN}"/>'
-    f'<g fill="{ORANGE}">{chry}</g><g fill="{GOLD}">{chry2}</g><circle cx="30" cy="36" r="4.5" fill="{ORANGE}"/>')
+chry = "".join(f'<ellipse cx="32" cy="30" rx="3.1" ry="8.6" transform="rotate({a} 32 40)"/>' for a in range(0, 360, 30))
+chry2 = "".join(f'<ellipse cx="32" cy="33.5" rx="2.5" ry="5.5" transform="rotate({a} 32 40)"/>' for a in range(15, 360, 30))
+FACES["F3"] = index("3", FLOWER_IX) + MEDAL.format(FLOWER_BG) + (   # chrysanthemum
+    f'<path d="M32 52Q28 64 30 78" stroke="{GREEN}" stroke-width="3" fill="none"/>'
+    f'<path d="M29.5 66Q16 58 8 66Q18 74 29.5 66ZM30.5 71Q44 62 52 68Q42 78 30.5 71Z" fill="{GREEN}"/>'
+    f'<g fill="{ORANGE}">{chry}</g><g fill="{GOLD}">{chry2}</g><circle cx="32" cy="40" r="4.3" fill="{ORANGE}"/>')
 leaves = "".join(
     f'<use href="#tp-leaf" transform="translate({x} {y}) rotate({a})"/>'
-    for x, y, a in ((29, 44, -150), (29, 44, -120), (29, 44, 175), (33, 30, -35), (33, 30, -5), (33, 30, 25),
-                    (31, 62, 160), (31, 62, -170)))
-FACES["F4"] = index("4", FLOWER_IX) + (   # bamboo plant
+    for x, y, a in ((34, 58.6, 150), (34, 58.6, 175), (34, 58.6, -160), (34.6, 38.9, -30), (34.6, 38.9, 0),
+                    (34.6, 38.9, 28), (37.5, 22, -150), (37.5, 22, -175)))
+FACES["F4"] = index("4", FLOWER_IX) + MEDAL.format(FLOWER_BG) + (   # bamboo plant
     f'<path d="M36 78Q30 46 40 12" fill="none" stroke="{GREEN}" stroke-width="5" stroke-linecap="round"/>'
-    f'<path d="M31 68H38M31.5 50H38.5M34 32H41" stroke="#064d20" stroke-width="2" stroke-linecap="round"/>'
+    f'<path d="M30 58.6H38M30.6 38.9H38.6M33.6 22H41.4" stroke="#064d20" stroke-width="2" stroke-linecap="round"/>'
     f'<g fill="#2e9e4e">{leaves}</g>')
 
 # ---- seasons
-FACES["S1"] = index("1", SEASON_IX) + (   # spring: sprout with a bud
+FACES["S1"] = index("1", SEASON_IX) + MEDAL.format(SEASON_BG) + (   # spring: sprout with a bud
     f'<path d="M6 74Q30 62 54 74Z" fill="{BROWN}"/>'
     f'<path d="M30 70Q29 48 32 32" fill="none" stroke="{GREEN}" stroke-width="3.4" stroke-linecap="round"/>'
     f'<path d="M30 56Q12 60 8 42Q26 38 30 56ZM31 46Q48 50 54 32Q36 28 31 46Z" fill="#3aa84e"/>'
     f'<path d="M32 32Q24 24 28 14Q34 18 32 32ZM32 32Q40 24 38 14Q30 18 32 32Z" fill="{PINK}"/>')
 rays = "".join(f'<path d="M30 {48-25} L27 {48-15} H33Z" transform="rotate({a} 30 48)"/>' for a in range(0, 360, 30))
-FACES["S2"] = index("2", SEASON_IX) + (   # summer: sun
+FACES["S2"] = index("2", SEASON_IX) + MEDAL.format(SEASON_BG) + (   # summer: sun
     f'<g fill="{ORANGE}">{rays}</g><circle cx="30" cy="48" r="13" fill="{GOLD}" stroke="{ORANGE}" stroke-width="2.5"/>')
 
 
 def maple():
     # five-lobed leaf, centre (30,46)
     pts = []
-    lobes = [(-90, 24), (-40, 21), (-140, 21), (15, 15), (-195, 15)]
+    lobes = [(-90, 27), (-38, 24), (-142, 24), (15, 17), (-195, 17)]
     lobes.sort()
     for ang, r in lobes:
         for da, rr in ((-14, 0.55), (-6, 0.8), (0, 1.0), (6, 0.8), (14, 0.55)):
             a = math.radians(ang + da)
-            pts.append((30 + r * rr * math.cos(a), 44 + r * rr * math.sin(a)))
+            pts.append((30 + r * rr * math.cos(a), 47 + r * rr * math.sin(a)))
         a = math.radians(ang + 22)
-        pts.append((30 + 6.5 * math.cos(a), 44 + 6.5 * math.sin(a)))
+        pts.append((30 + 7 * math.cos(a), 47 + 7 * math.sin(a)))
     return "M" + " ".join(f"{x:.1f} {y:.1f}" for x, y in pts) + "Z"
 
 
-FACES["S3"] = index("3", SEASON_IX) + (   # autumn: maple leaf
-    f'<path d="M30 48Q30 64 24 76" fill="none" stroke="{BROWN}" stroke-width="3" stroke-linecap="round"/>'
+FACES["S3"] = index("3", SEASON_IX) + MEDAL.format(SEASON_BG) + (   # autumn: maple leaf
+    f'<path d="M30 50Q30 66 24 77" fill="none" stroke="{BROWN}" stroke-width="3" stroke-linecap="round"/>'
     f'<path d="{maple()}" fill="{RED}" stroke="{ORANGE}" stroke-width="1.5" stroke-linejoin="round"/>'
-    f'<path d="M30 60V28M30 46 44 36M30 46 16 36" fill="none" stroke="{ORANGE}" stroke-width="1.4"/>')
+    f'<path d="M30 62V26M30 49 46 38M30 49 14 38" fill="none" stroke="{ORANGE}" stroke-width="1.4"/>')
 arm = "M30 48V24M30 31 24 26M30 31 36 26M30 39 25 35M30 39 35 35"
-FACES["S4"] = index("4", SEASON_IX) + (   # winter: snowflake
+FACES["S4"] = index("4", SEASON_IX) + MEDAL.format(SEASON_BG) + (   # winter: snowflake
     f'<g fill="none" stroke="{BLUE}" stroke-width="3" stroke-linecap="round" stroke-linejoin="round">'
     + "".join(f'<path d="{arm}" transform="rotate({a} 30 48)"/>' for a in range(0, 360, 60))
     + "</g>")
