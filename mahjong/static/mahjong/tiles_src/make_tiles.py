@@ -60,15 +60,13 @@ DEFS.append(
     '<circle r="9.6" fill="currentColor"/>'
     '<circle r="5.6" fill="none" stroke="#fff" stroke-width="2.2"/>'
     '<circle r="2.2" fill="#fff"/></symbol>')
-# bamboo stick : viewBox 0 0 8 24, colour = currentColor
+# bamboo stick : viewBox 0 0 9 24, colour = currentColor; three darker nodes
+NODES = '<rect x=".3" width="8.4" height="3" rx="1.5"/><rect x=".3" y="10.5" width="8.4" height="3" rx="1.5"/><rect x=".3" y="21" width="8.4" height="3" rx="1.5"/>'
 DEFS.append(
-    '<symbol id="tp-stick" viewBox="0 0 8 24">'
-    '<rect x="1.1" y=".5" width="5.8" height="23" rx="2.4" fill="currentColor"/>'
-    '<path d="M2.9 3.5V9.8M2.9 14.2V20.5" stroke="#fff" stroke-opacity=".55" stroke-width="1.1" stroke-linecap="round"/>'
-    '<g fill="currentColor"><rect x=".4" width="7.2" height="3" rx="1.5"/><rect x=".4" y="10.5" width="7.2" height="3" rx="1.5"/>'
-    '<rect x=".4" y="21" width="7.2" height="3" rx="1.5"/></g>'
-    '<g fill="#000" fill-opacity=".28"><rect x=".4" width="7.2" height="3" rx="1.5"/><rect x=".4" y="10.5" width="7.2" height="3" rx="1.5"/>'
-    '<rect x=".4" y="21" width="7.2" height="3" rx="1.5"/></g></symbol>')
+    '<symbol id="tp-stick" viewBox="0 0 9 24">'
+    '<rect x="1.2" y=".5" width="6.6" height="23" rx="2.6" fill="currentColor"/>'
+    '<path d="M3.1 3.6V9.6M3.1 14.4V20.4" stroke="#fff" stroke-opacity=".55" stroke-width="1.2" stroke-linecap="round"/>'
+    f'<g fill="currentColor">{NODES}</g><g fill="#000" fill-opacity=".28">{NODES}</g></symbol>')
 # 萬 (wan, "ten thousand") on a 40 x 34 box
 WAN = ("M2 5H38M13 1V9.5M27 1V9.5"
        "M10 12H30V23H10ZM10 17.5H30M20 12V27"
@@ -108,7 +106,7 @@ def dot(cx, cy, r, color):
 
 
 def stick(cx, cy, h, color=GREEN, rot=0):
-    w = h / 3
+    w = h * 9 / 24
     t = f' transform="rotate({rot} {cx:g} {cy:g})"' if rot else ""
     return (f'<use href="#tp-stick" x="{cx-w/2:.2f}" y="{cy-h/2:.2f}" width="{w:.2f}" height="{h:g}"'
             f' color="{color}"{t}/>')
@@ -122,7 +120,7 @@ DOTS = {
     4: [(19, 36, 10, B), (41, 36, 10, G_), (19, 63, 10, G_), (41, 63, 10, B)],
     5: [(17, 32, 9, B), (43, 32, 9, G_), (30, 50, 9, R_), (17, 68, 9, G_), (43, 68, 9, B)],
     6: [(x, y, 8.4, G_ if y < 40 else R_) for y in (32, 51, 69.5) for x in (20, 40)],
-    7: [(23, 11.5, 6.2, G_), (34, 21, 6.2, G_), (45, 30.5, 6.2, G_)]
+    7: [(24.5, 13, 6.2, G_), (35, 22, 6.2, G_), (45.5, 31, 6.2, G_)]
        + [(x, y, 8.4, R_) for y in (50.5, 69) for x in (20, 40)],
     8: [(x, y, 7.6, B) for y in (12, 32, 51, 69.5) for x in (25, 43)],
     9: [(x, y, 7.9, c) for y, c in ((31, B), (50, R_), (69, G_)) for x in (13.5, 30, 46.5)],
@@ -138,14 +136,14 @@ FACES["1D"] = index("1", BLUE) + (
 
 # ---- bamboo
 BAM = {
-    2: [(30, 36, 26), (30, 64.5, 26)],
-    3: [(30, 36, 26), (20, 64.5, 26), (40, 64.5, 26)],
-    4: [(20, 36, 26), (40, 36, 26), (20, 64.5, 26), (40, 64.5, 26)],
-    5: [(17, 36, 26), (43, 36, 26), (30, 50.25, 26, RED), (17, 64.5, 26), (43, 64.5, 26)],
-    6: [(x, y, 26) for y in (36, 64.5) for x in (17, 30, 43)],
+    2: [(30, 37, 25.5), (30, 65, 25.5)],
+    3: [(30, 37, 25.5), (20, 65, 25.5), (40, 65, 25.5)],
+    4: [(20, 37, 25.5), (40, 37, 25.5), (20, 65, 25.5), (40, 65, 25.5)],
+    5: [(16.5, 37, 25.5), (43.5, 37, 25.5), (30, 51, 25.5, RED), (16.5, 65, 25.5), (43.5, 65, 25.5)],
+    6: [(x, y, 25.5) for y in (37, 65) for x in (16.5, 30, 43.5)],
     7: [(30, 30.5, 17.5, RED)] + [(x, y, 17.5) for y in (50, 69) for x in (17, 30, 43)],
-    8: [(12.5, 36, 26), (47.5, 36, 26), (23.5, 36, 26, GREEN, 14), (36.5, 36, 26, GREEN, -14),
-        (12.5, 64.5, 26), (47.5, 64.5, 26), (23.5, 64.5, 26, GREEN, -14), (36.5, 64.5, 26, GREEN, 14)],
+    8: [(10, 37, 25.5), (50, 37, 25.5), (24.5, 37, 25.5, GREEN, 13), (35.5, 37, 25.5, GREEN, -13),
+        (10, 65, 25.5), (50, 65, 25.5), (24.5, 65, 25.5, GREEN, -13), (35.5, 65, 25.5, GREEN, 13)],
     9: [(x, y, 17.5, RED if x == 30 else GREEN) for y in (31, 50, 69) for x in (17, 30, 43)],
 }
 for n, ss in BAM.items():
