@@ -46,7 +46,7 @@ def index(text, color):
         out.append(f'<use href="#tg{ch}" transform="translate({x:.1f} {IX_Y}) scale({IX_SCALE})" stroke="{color}"/>')
         x += (GLYPH_W.get(ch, 6) + 1.9) * IX_SCALE
     # stroke width etc. inherited by the glyph paths
-    return '<g fill="none" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round">' + "".join(out) + "</g>"
+    return '<g fill="none" stroke-width="2.05" stroke-linecap="round" stroke-linejoin="round">' + "".join(out) + "</g>"
 
 
 # ---------------------------------------------------------------- shared parts
@@ -221,10 +221,10 @@ FACES["F3"] = index("3", FLOWER_IX) + MEDAL.format(FLOWER_BG) + (   # chrysanthe
 leaves = "".join(
     f'<use href="#tp-leaf" transform="translate({x} {y}) rotate({a})"/>'
     for x, y, a in ((34, 58.6, 150), (34, 58.6, 175), (34, 58.6, -160), (34.6, 38.9, -30), (34.6, 38.9, 0),
-                    (34.6, 38.9, 28), (37.5, 22, -150), (37.5, 22, -175)))
+                    (34.6, 38.9, 28), (37.4, 22.2, -150), (37.4, 22.2, -175)))
 FACES["F4"] = index("4", FLOWER_IX) + MEDAL.format(FLOWER_BG) + (   # bamboo plant
     f'<path d="M36 78Q30 46 40 12" fill="none" stroke="{GREEN}" stroke-width="5" stroke-linecap="round"/>'
-    f'<path d="M30 58.6H38M30.6 38.9H38.6M33.6 22H41.4" stroke="#064d20" stroke-width="2" stroke-linecap="round"/>'
+    f'<path d="M30.8 58.6H36.9M31.6 38.9H37.6M34.4 22.2H40.4" stroke="#064d20" stroke-width="2" stroke-linecap="round"/>'
     f'<g fill="#2e9e4e">{leaves}</g>')
 
 # ---- seasons
