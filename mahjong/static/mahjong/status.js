@@ -1,0 +1,46 @@
+// The status page: the parts from /healthz, and a live echo over the websocket.
+"use strict";
+
+async function showParts() {
+  const list = document.getElementById("parts");
+  const response = await fetch(list.dataset.url, { cache: "no-store" });
+  const report = await response.json();
+  list.replaceChildren(
+    ...Object.entries(report.parts).map(([name, part]) => {
+      const item = document.createElement("li");
+      item.className = part.ok ? "up" : "down";
+      item.textContent = `${name}: ${part.ok ? "up" : "down"} (${part.ms} ms)` +
+        (part.error ? ` — ${part.error}` : "");
+      return item;
+    }),
+  );
+}
+
+function openEcho() {
+  const state = document.getElementById("socket-state");
+  const echoes = document.getElementById("echoes");
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/echo/`);
+  socket.addEventListener("open", () => { state.textContent = "open"; });
+  socket.addEventListener("close", () => {
+    state.textContent = "closed, retrying";
+    setTimeout(openEcho, 2000);
+  });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    const item = document.createElement("li");
+    item.className = "echo";
+    item.dataset.source = message.source || "";
+    item.textContent = message.type === "echo"
+      ? `${message.text} (via ${message.source})` : message.error;
+    echoes.prepend(item);
+  });
+  document.getElementById("echo-form").onsubmit = (event) => {
+    event.preventDefault();
+    const text = document.getElementById("echo-text").value;
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ echo: text }));
+  };
+}
+
+showParts();
+openEcho();

@@ -1,0 +1,72 @@
+"""docker-compose.yml matches the code: no engine runs here, so check its shape."""
+
+import ast
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+APP_SERVICES = {"web", "worker", "scheduler"}
+ENV_READERS = {"env", "env_bool", "env_list", "env_int"}
+
+
+def compose() -> dict:
+    return yaml.safe_load((ROOT / "docker-compose.yml").read_text())
+
+
+def names_the_settings_read() -> set[str]:
+    tree = ast.parse((ROOT / "mahjong" / "settings.py").read_text())
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) in ENV_READERS
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+
+
+def test_compose_has_every_service_each_with_a_healthcheck():
+    services = compose()["services"]
+    assert set(services) == {"postgres", "redis", *APP_SERVICES}
+    for name, service in services.items():
+        assert service.get("healthcheck", {}).get("test"), f"{name} has no healthcheck"
+
+
+def test_postgres_keeps_its_data_in_a_volume():
+    data = compose()
+    assert "postgres-data" in data["volumes"]
+    assert any(v.startswith("postgres-data:") for v in data["services"]["postgres"]["volumes"])
+
+
+def test_app_services_set_only_variables_the_settings_read():
+    read = names_the_settings_read()
+    for name in APP_SERVICES:
+        service = compose()["services"][name]
+        assert service["build"] == "."
+        assert set(service["environment"]) <= read, name
+
+
+def test_app_services_set_the_variables_production_needs():
+    needed = {"DATABASE_URL", "REDIS_URL", "SECRET_KEY", "DEBUG", "ALLOWED_HOSTS"}
+    assert needed <= names_the_settings_read()
+    for name in APP_SERVICES:
+        environment = compose()["services"][name]["environment"]
+        assert needed <= set(environment), name
+        assert environment["REDIS_URL"].startswith("redis://redis:")
+        assert "@postgres:5432/" in environment["DATABASE_URL"]
+
+
+def test_the_app_services_wait_for_healthy_postgres_and_redis():
+    for name in APP_SERVICES:
+        depends = compose()["services"][name]["depends_on"]
+        assert depends == {
+            "postgres": {"condition": "service_healthy"},
+            "redis": {"condition": "service_healthy"},
+        }
+
+
+def test_the_worker_and_scheduler_run_celery_on_the_project_app():
+    services = compose()["services"]
+    assert services["worker"]["command"][:4] == ["celery", "-A", "mahjong", "worker"]
+    assert services["scheduler"]["command"][:4] == ["celery", "-A", "mahjong", "beat"]

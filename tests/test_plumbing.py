@@ -1,0 +1,83 @@
+"""The plumbing every feature stands on: websockets through the Redis channel layer,
+tasks on a real Celery worker reaching sockets, and a real browser talking to both."""
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
+from playwright.sync_api import expect
+
+from mahjong.asgi import application
+from mahjong.tasks import broadcast_echo
+
+ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+
+
+async def connect(path="/ws/echo/", headers=ORIGIN):
+    communicator = WebsocketCommunicator(application, path, headers=headers)
+    connected, _ = await communicator.connect()
+    return communicator, connected
+
+
+def test_the_channel_layer_is_redis_pubsub():
+    backend = settings.CHANNEL_LAYERS["default"]["BACKEND"]
+    assert backend == "channels_redis.pubsub.RedisPubSubChannelLayer"
+
+
+async def test_a_socket_message_comes_back_through_the_channel_layer():
+    communicator, connected = await connect()
+    assert connected
+    await communicator.send_json_to({"echo": "hello"})
+    reply = await communicator.receive_json_from(timeout=5)
+    assert reply == {"type": "echo", "text": "hello", "source": "socket"}
+    await communicator.disconnect()
+
+
+async def test_a_group_message_from_another_layer_reaches_the_socket():
+    # A second layer object shares nothing in memory with the consumer's: the message
+    # can only arrive through Redis.
+    from channels.layers import channel_layers
+
+    communicator, _ = await connect()
+    other_layer = channel_layers.make_backend("default")
+    assert other_layer is not get_channel_layer()
+    await other_layer.group_send("echo", {"type": "echo.message", "text": "hi", "source": "x"})
+    assert (await communicator.receive_json_from(timeout=5))["text"] == "hi"
+    await communicator.disconnect()
+
+
+async def test_a_malformed_message_gets_an_error_and_the_socket_stays_open():
+    communicator, _ = await connect()
+    await communicator.send_to(text_data="{not json")
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "error"
+    await communicator.send_json_to({"echo": 42})
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "error"
+    await communicator.send_json_to({"echo": "still here"})
+    assert (await communicator.receive_json_from(timeout=5))["text"] == "still here"
+    await communicator.disconnect()
+
+
+async def test_a_socket_from_a_foreign_origin_is_refused():
+    headers = [(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1")]
+    _, connected = await connect(headers=headers)
+    assert not connected
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_task_run_by_the_worker_reaches_a_websocket(celery_worker):
+    communicator, _ = await connect()
+    await sync_to_async(broadcast_echo.delay)("from the worker")
+    reply = await communicator.receive_json_from(timeout=10)
+    assert reply == {"type": "echo", "text": "from the worker", "source": "worker"}
+    await communicator.disconnect()
+
+
+def test_the_status_page_shows_a_live_echo_in_chromium(asgi_server, page):
+    page.goto(f"{asgi_server.url}/status/")
+    page.wait_for_selector("#socket-state:text('open')")
+    page.fill("#echo-text", "hello from chromium")
+    page.click("button:text('Send')")
+    echo = page.wait_for_selector("li.echo[data-source='socket']")
+    assert echo.text_content() == "hello from chromium (via socket)"
+    expect(page.locator("#parts li")).to_have_count(4)
