@@ -17,7 +17,8 @@ class Command(BaseCommand):
     def handle(self, *args, parts, **options):
         unknown = sorted(set(parts) - set(health.CHECKS))
         if unknown:
-            raise CommandError(f"unknown part {', '.join(unknown)}; known: {', '.join(health.CHECKS)}")
+            known = ", ".join(health.CHECKS)
+            raise CommandError(f"unknown part {', '.join(unknown)}; known: {known}")
         results = {name: health.run_check(name) for name in parts or health.REQUIRED}
         self.stdout.write(json.dumps(results))
         if not all(result["ok"] for result in results.values()):
