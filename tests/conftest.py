@@ -61,6 +61,16 @@ class LiveServer:
         self.thread.join(10)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def collected_static(tmp_path_factory, django_db_blocker):
+    """Serve static files as production does: hashed names from a collected manifest."""
+    from django.conf import settings
+    from django.core.management import call_command
+
+    settings.STATIC_ROOT = tmp_path_factory.mktemp("static")
+    call_command("collectstatic", interactive=False, verbosity=0)
+
+
 @pytest.fixture
 def asgi_server(transactional_db):
     """A live server; the test's data is committed, so its threads can read it."""
