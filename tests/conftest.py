@@ -64,11 +64,17 @@ class LiveServer:
 @pytest.fixture(scope="session", autouse=True)
 def collected_static(tmp_path_factory, django_db_blocker):
     """Serve static files as production does: hashed names from a collected manifest."""
-    from django.conf import settings
     from django.core.management import call_command
+    from django.test.utils import override_settings
 
-    settings.STATIC_ROOT = tmp_path_factory.mktemp("static")
+    # override_settings (not assignment) also drops the storage built for the old root.
+    override_settings(STATIC_ROOT=tmp_path_factory.mktemp("static")).enable()
     call_command("collectstatic", interactive=False, verbosity=0)
+    # A test module may have imported the ASGI app already; WhiteNoise read STATIC_ROOT
+    # when its middleware was built, so build the chain again.
+    from mahjong.asgi import django_asgi_app
+
+    django_asgi_app.load_middleware(is_async=True)
 
 
 @pytest.fixture
