@@ -61,6 +61,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "accounts.identity.DeviceCookieMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
