@@ -44,8 +44,13 @@ class DeviceCookieMiddleware:
         player = getattr(request, "_player", None)
         if player is not None:
             response.set_signed_cookie(
-                COOKIE_NAME, player.device_token, salt=COOKIE_SALT, max_age=COOKIE_MAX_AGE,
-                httponly=True, samesite="Lax", secure=settings.SESSION_COOKIE_SECURE,
+                COOKIE_NAME,
+                player.device_token,
+                salt=COOKIE_SALT,
+                max_age=COOKIE_MAX_AGE,
+                httponly=True,
+                samesite="Lax",
+                secure=settings.SESSION_COOKIE_SECURE,
             )
         return response
 

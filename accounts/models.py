@@ -20,7 +20,10 @@ class Player(models.Model):
     device_token = models.CharField(max_length=64, unique=True, default=new_device_token)
     nickname = models.CharField(max_length=NICKNAME_MAX_LENGTH, blank=True)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
         related_name="players",
     )
     created_at = models.DateTimeField(auto_now_add=True)

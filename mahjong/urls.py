@@ -1,11 +1,20 @@
 from django.contrib import admin
 from django.urls import path
 
-from mahjong import views
+from mahjong import practice_views, views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("status/", views.status_page, name="status"),
+    path("play/", practice_views.play, name="play"),
+    path("play/api/new", practice_views.new_game, name="play-new"),
+    path("play/api/move", practice_views.move, name="play-move"),
+    path("play/api/undo", practice_views.undo, name="play-undo"),
+    path("play/api/hint", practice_views.hint, name="play-hint"),
+    path("play/api/pause", practice_views.pause, name="play-pause"),
+    path("play/api/resume", practice_views.resume, name="play-resume"),
+    path("play/<str:code>/", practice_views.play, name="play-code"),
+    path("records/", practice_views.records_page, name="records"),
     path("admin/", admin.site.urls),
 ]

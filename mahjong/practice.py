@@ -1,0 +1,205 @@
+"""Solo practice: the one write path for every action on a SoloGame (SPEC §4–5).
+
+Views call these functions; each runs in a transaction with the game row locked, checks
+the move against the engine and stores it before the caller answers, so an
+acknowledged pair is never lost and two tabs cannot interleave half-done writes.
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from mahjong.engine.catalog import BY_NUMBER
+from mahjong.engine.codes import CodeError, make_code, random_seed
+from mahjong.engine.deal import Deal, deal_from_code
+from mahjong.engine.position import Position
+from mahjong.engine.solver import Solver
+from mahjong.models import SoloGame
+
+HINT_TIME_LIMIT_SECONDS = 1.0
+
+
+class PracticeError(Exception):
+    """A refused action; the message is shown to the player."""
+
+
+@lru_cache(maxsize=512)
+def deal_for(code: str) -> Deal:
+    return deal_from_code(code)
+
+
+def check_code(code: str) -> str:
+    """The code in canonical form; PracticeError when it is malformed or unknown."""
+    code = code.strip().upper()
+    try:
+        deal_for(code)
+    except CodeError as error:
+        raise PracticeError(str(error)) from None
+    return code
+
+
+def position_of(game: SoloGame) -> Position:
+    deal = deal_for(game.code)
+    alive = deal.layout.full
+    for i, j in game.moves:
+        alive &= ~(1 << i | 1 << j)
+    return Position(deal.layout, deal.faces, alive)
+
+
+def current_game(player: Player) -> SoloGame | None:
+    return player.solo_games.filter(status=SoloGame.Status.PLAYING).order_by("-pk").first()
+
+
+def random_code(layout_number: int) -> str:
+    return make_code(layout_number, random_seed())
+
+
+def start_game(player: Player, code: str) -> SoloGame:
+    """A new game of the deal `code`; the player's unfinished game is abandoned."""
+    code = check_code(code)
+    deal = deal_for(code)
+    with transaction.atomic():
+        player.solo_games.filter(status=SoloGame.Status.PLAYING).update(
+            status=SoloGame.Status.ABANDONED, running_since=None
+        )
+        return SoloGame.objects.create(
+            player=player, code=code, layout_number=deal.layout.number,
+            tile_count=len(deal.faces), running_since=timezone.now(),
+        )
+
+
+def _locked_game(player: Player, game_id) -> SoloGame:
+    game = SoloGame.objects.select_for_update().filter(player=player, pk=_as_int(game_id))
+    game = game.first()
+    if game is None:
+        raise PracticeError("no such game on this device")
+    if game.status != SoloGame.Status.PLAYING:
+        raise PracticeError("this game is over: start a new one")
+    return game
+
+
+def _as_int(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PracticeError(f"expected a whole number, got {value!r}")
+    return value
+
+
+def _check_move_number(game: SoloGame, move_number) -> None:
+    if _as_int(move_number) != len(game.moves):
+        raise PracticeError(
+            f"out of date: the game has {len(game.moves)} pairs removed, not {move_number}"
+        )
+
+
+@dataclass
+class MoveResult:
+    game: SoloGame
+    position: Position
+    repeated: bool = False
+
+
+@transaction.atomic
+def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
+    """Remove the pair (i, j) as move number `move_number` (0-based)."""
+    game = _locked_game(player, game_id)
+    i, j = sorted((_as_int(i), _as_int(j)))
+    move_number = _as_int(move_number)
+    # A retried request (the answer was lost on the way) is acknowledged again.
+    if move_number == len(game.moves) - 1 and game.moves[-1] == [i, j]:
+        return MoveResult(game, position_of(game), repeated=True)
+    _check_move_number(game, move_number)
+    if game.paused:
+        raise PracticeError("the game is paused")
+    position = position_of(game)
+    ok, reason = position.can_remove(i, j)
+    if not ok:
+        raise PracticeError(reason)
+    position = position.remove(i, j)
+    game.moves.append([i, j])
+    if position.is_won():
+        _finish(game)
+    game.save()
+    return MoveResult(game, position)
+
+
+def _finish(game: SoloGame) -> None:
+    now = timezone.now()
+    game.time_ms = game.clock_ms(now)
+    game.elapsed_ms = game.time_ms
+    game.running_since = None
+    game.finished_at = now
+    game.status = SoloGame.Status.WON
+
+
+@transaction.atomic
+def undo(player: Player, game_id, move_number) -> MoveResult:
+    """Put back the last pair; `move_number` is the count of pairs the client shows."""
+    game = _locked_game(player, game_id)
+    _check_move_number(game, move_number)
+    if not game.moves:
+        raise PracticeError("nothing to undo")
+    if game.paused:
+        raise PracticeError("the game is paused")
+    game.moves.pop()
+    game.undos_used += 1
+    game.save(update_fields=["moves", "undos_used"])
+    return MoveResult(game, position_of(game))
+
+
+@dataclass
+class Hint:
+    pair: tuple[int, int] | None
+    winning: bool
+
+
+def find_hint(position: Position) -> Hint:
+    """SPEC §4: the next pair of a winning plan, else any playable pair, else none."""
+    result = Solver(position.layout, position.faces).solve(
+        position.alive, time_limit=HINT_TIME_LIMIT_SECONDS
+    )
+    if result.solvable and result.plan:
+        return Hint(tuple(result.plan[0]), winning=True)
+    pairs = position.playable_pairs()
+    return Hint(pairs[0] if pairs else None, winning=False)
+
+
+@transaction.atomic
+def use_hint(player: Player, game_id) -> tuple[SoloGame, Hint]:
+    game = _locked_game(player, game_id)
+    if game.paused:
+        raise PracticeError("the game is paused")
+    hint = find_hint(position_of(game))
+    if hint.pair is not None:
+        game.hints_used += 1
+        game.save(update_fields=["hints_used"])
+    return game, hint
+
+
+@transaction.atomic
+def pause(player: Player, game_id) -> SoloGame:
+    game = _locked_game(player, game_id)
+    if game.running_since is not None:
+        game.elapsed_ms = game.clock_ms()
+        game.running_since = None
+        game.save(update_fields=["elapsed_ms", "running_since"])
+    return game
+
+
+@transaction.atomic
+def resume(player: Player, game_id) -> SoloGame:
+    game = _locked_game(player, game_id)
+    if game.running_since is None:
+        game.running_since = timezone.now()
+        game.save(update_fields=["running_since"])
+    return game
+
+
+def layout_label(layout_number: int) -> str:
+    entry = BY_NUMBER[layout_number]
+    label = entry.level.capitalize()
+    if entry.name == "turtle":
+        return "Turtle (Hard + flowers)"
+    return f"{label} + flowers" if entry.flowers else label
