@@ -59,8 +59,11 @@ def statistics(player) -> list[LayoutStatistics]:
     )
     return [
         LayoutStatistics(
-            layout_number=row["layout_number"], label=layout_label(row["layout_number"]),
-            games=row["games"], wins=row["wins"], best_ms=row["best"],
+            layout_number=row["layout_number"],
+            label=layout_label(row["layout_number"]),
+            games=row["games"],
+            wins=row["wins"],
+            best_ms=row["best"],
             average_ms=round(row["average"]) if row["average"] is not None else None,
             hints_used=row["hints"] or 0,
         )
@@ -72,6 +75,8 @@ def totals(rows: list[LayoutStatistics]) -> dict:
     games = sum(row.games for row in rows)
     won = sum(row.wins for row in rows)
     return {
-        "games": games, "wins": won, "win_rate": round(100 * won / games) if games else 0,
+        "games": games,
+        "wins": won,
+        "win_rate": round(100 * won / games) if games else 0,
         "hints_used": sum(row.hints_used for row in rows),
     }

@@ -16,7 +16,6 @@ from mahjong.engine.catalog import BY_NUMBER
 from mahjong.engine.codes import CodeError, make_code, random_seed
 from mahjong.engine.deal import Deal, deal_from_code
 from mahjong.engine.position import Position
-from mahjong.engine.solver import Solver
 from mahjong.models import SoloGame
 
 HINT_TIME_LIMIT_SECONDS = 1.0
@@ -66,8 +65,11 @@ def start_game(player: Player, code: str) -> SoloGame:
             status=SoloGame.Status.ABANDONED, running_since=None
         )
         return SoloGame.objects.create(
-            player=player, code=code, layout_number=deal.layout.number,
-            tile_count=len(deal.faces), running_since=timezone.now(),
+            player=player,
+            code=code,
+            layout_number=deal.layout.number,
+            tile_count=len(deal.faces),
+            running_since=timezone.now(),
         )
 
 
@@ -157,6 +159,8 @@ class Hint:
 
 def find_hint(position: Position) -> Hint:
     """SPEC §4: the next pair of a winning plan, else any playable pair, else none."""
+    from mahjong.engine.solver import Solver
+
     result = Solver(position.layout, position.faces).solve(
         position.alive, time_limit=HINT_TIME_LIMIT_SECONDS
     )

@@ -25,7 +25,10 @@ def game_state(game: SoloGame, position=None) -> dict:
     state = {
         "id": game.pk,
         "code": game.code,
-        "layout": {"number": game.layout_number, "label": practice.layout_label(game.layout_number)},
+        "layout": {
+            "number": game.layout_number,
+            "label": practice.layout_label(game.layout_number),
+        },
         "tiles": [
             {"x": x, "y": y, "z": z, "face": FACES[face]}
             for (x, y, z), face in zip(deal.layout.positions, deal.faces, strict=True)
@@ -55,11 +58,21 @@ def win_summary(game: SoloGame) -> dict:
 
 SUIT_NAMES = {"B": _("bamboo"), "C": _("characters"), "D": _("dots")}
 HONOUR_NAMES = {
-    "N": _("North wind"), "S": _("South wind"), "E": _("East wind"), "W": _("West wind"),
-    "R": _("Red dragon"), "G": _("Green dragon"), "Wh": _("White dragon"),
-    "F1": _("Plum (flower)"), "F2": _("Orchid (flower)"), "F3": _("Chrysanthemum (flower)"),
-    "F4": _("Bamboo (flower)"), "S1": _("Spring (season)"), "S2": _("Summer (season)"),
-    "S3": _("Autumn (season)"), "S4": _("Winter (season)"),
+    "N": _("North wind"),
+    "S": _("South wind"),
+    "E": _("East wind"),
+    "W": _("West wind"),
+    "R": _("Red dragon"),
+    "G": _("Green dragon"),
+    "Wh": _("White dragon"),
+    "F1": _("Plum (flower)"),
+    "F2": _("Orchid (flower)"),
+    "F3": _("Chrysanthemum (flower)"),
+    "F4": _("Bamboo (flower)"),
+    "S1": _("Spring (season)"),
+    "S2": _("Summer (season)"),
+    "S3": _("Autumn (season)"),
+    "S4": _("Winter (season)"),
 }
 
 
@@ -75,13 +88,17 @@ def strings() -> dict:
     """The board's words, translated on the server (the page carries them as JSON)."""
     return {
         "faces": face_names(),
-        "free": _("free"), "blocked": _("blocked"),
-        "covered_one": _("covered by 1 tile"), "covered_many": _("covered by {n} tiles"),
-        "both_sides": _("blocked on both sides"), "and": _(" and "),
+        "free": _("free"),
+        "blocked": _("blocked"),
+        "covered_one": _("covered by 1 tile"),
+        "covered_many": _("covered by {n} tiles"),
+        "both_sides": _("blocked on both sides"),
+        "and": _(" and "),
         "no_moves": _("No more moves."),
         "hint_winning": _("Hint: this pair keeps a winning line."),
         "hint_playable": _("Hint: no winning line is left from here; this pair can be played."),
-        "pause": _("Pause"), "resume": _("Resume"),
+        "pause": _("Pause"),
+        "resume": _("Resume"),
         "new_record": _("New personal record!"),
         "your_record": _("Your record on this level: {time}"),
         "offline": _("The server cannot be reached; try again."),
@@ -111,7 +128,10 @@ def play(request, code=None):
         level_layout = BY_NAME[DEFAULT_LEVEL].number
         game = practice.start_game(player, practice.random_code(level_layout))
     context = {
-        "state": game_state(game), "choices": choices(), "error": error, "strings": strings(),
+        "state": game_state(game),
+        "choices": choices(),
+        "error": error,
+        "strings": strings(),
     }
     return render(request, "practice/play.html", context, status=400 if error else 200)
 

@@ -175,8 +175,8 @@
     const cols = Number(boardEl.style.getPropertyValue("--cols"));
     const rows = Number(boardEl.style.getPropertyValue("--rows"));
     const layers = Number(boardEl.style.getPropertyValue("--layers"));
-    const depth = 0.07;
-    const width = wrapEl.clientWidth - 8;
+    const depth = 0.12;
+    const width = wrapEl.clientWidth - 4;
     const height = Math.max(240, window.innerHeight - wrapEl.getBoundingClientRect().top - 12);
     const byWidth = width / (cols / 2 + depth * layers + 0.1);
     const byHeight = height / ((rows / 2) * (4 / 3) + depth * layers + 0.1);
