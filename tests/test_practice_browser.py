@@ -1,0 +1,162 @@
+"""Solo practice in a real Chromium: what a player sees and does (SPEC §4–5)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from mahjong.engine.deal import deal_from_code
+from tests.practice_helpers import BEGINNER_CODE, TURTLE_CODE, plan_of
+
+
+def tile(page, code, index):
+    x, y, z = deal_from_code(code).layout.positions[index]
+    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
+
+
+def open_game(asgi_server, page, code):
+    page.goto(f"{asgi_server.url}/play/{code}/")
+    expect(page.locator(".tile")).to_have_count(len(deal_from_code(code).faces))
+
+
+def play_pair(page, code, i, j):
+    tile(page, code, i).click()
+    tile(page, code, j).click()
+
+
+def test_a_whole_game_is_won_by_clicks_alone(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    for i, j in plan_of(BEGINNER_CODE):
+        play_pair(page, BEGINNER_CODE, i, j)
+    expect(page.locator("#won-dialog")).to_be_visible()
+    expect(page.locator("#won-record")).to_have_text("New personal record!")
+    expect(page.locator("#progress")).to_have_text("100%")
+    page.goto(f"{asgi_server.url}/records/")
+    expect(page.locator("#leaderboard")).to_contain_text(BEGINNER_CODE)
+
+
+def test_tiles_carry_their_hooks_and_accessible_names(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    deal = deal_from_code(BEGINNER_CODE)
+    free = set(deal.start().free_tiles())
+    first = tile(page, BEGINNER_CODE, 0)
+    expect(first).to_have_attribute("data-free", "true" if 0 in free else "false")
+    expect(first).to_have_attribute("aria-label", re.compile(r", (free|blocked)$"))
+    assert page.locator(".tile[data-free='true']").count() == len(free)
+    for name in ("Hint", "Undo", "Pause", "New game"):
+        expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()
+
+
+def test_undo_brings_the_pair_back(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(tile(page, BEGINNER_CODE, i)).to_be_hidden()
+    page.get_by_role("button", name="Undo", exact=True).click()
+    expect(tile(page, BEGINNER_CODE, i)).to_be_visible()
+    expect(tile(page, BEGINNER_CODE, j)).to_be_visible()
+    expect(page.locator("#progress")).to_have_text("0%")
+
+
+def test_a_hinted_pair_can_be_played(asgi_server, page):
+    open_game(asgi_server, page, TURTLE_CODE)
+    page.get_by_role("button", name="Hint", exact=True).click()
+    hinted = page.locator(".tile.hinted")
+    expect(hinted).to_have_count(2)
+    expect(page.locator("#hints-used")).to_have_text("1")
+    hinted.nth(0).click()
+    hinted.nth(1).click()
+    expect(page.locator(".tile:visible")).to_have_count(142)
+    expect(page.locator("#progress")).to_have_text("1%")
+
+
+def test_a_tap_on_a_blocked_tile_explains_why(asgi_server, page):
+    open_game(asgi_server, page, TURTLE_CODE)
+    position = deal_from_code(TURTLE_CODE).start()
+    under_top = next(i for i, (_, _, z) in enumerate(position.layout.positions) if z == 3)
+    # Its top-left corner shows past the single top tile.
+    tile(page, TURTLE_CODE, under_top).click(position={"x": 3, "y": 3})
+    expect(page.locator("#message")).to_contain_text("covered by 1 tile")
+    hemmed_in = next(
+        i
+        for i in position.alive_tiles()
+        if (why := position.why_blocked(i)) and why.both_sides and not why.covered_by
+    )
+    tile(page, TURTLE_CODE, hemmed_in).click()
+    expect(page.locator("#message")).to_contain_text("blocked on both sides")
+    expect(page.locator(".tile.selected")).to_have_count(0)
+
+
+def test_pause_hides_the_faces_and_stops_the_clock(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#paused-cover")).to_be_visible()
+    expect(page.locator(".tile .pic").first).to_be_hidden()
+    shown = page.locator("#clock").text_content()
+    page.wait_for_timeout(1200)
+    assert page.locator("#clock").text_content() == shown
+    page.locator("#resume").click()
+    expect(page.locator(".tile .pic").first).to_be_visible()
+
+
+def test_a_reload_restores_the_game(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(tile(page, BEGINNER_CODE, i)).to_be_hidden()
+    page.wait_for_load_state("networkidle")
+    page.reload()
+    expect(page.locator("#code")).to_have_text(BEGINNER_CODE)
+    expect(tile(page, BEGINNER_CODE, i)).to_be_hidden()
+    expect(tile(page, BEGINNER_CODE, j)).to_be_hidden()
+
+
+def test_a_typed_code_replays_the_same_deal(asgi_server, page):
+    page.goto(f"{asgi_server.url}/play/")
+    page.get_by_role("button", name="New game", exact=True).click()
+    page.get_by_label("Game code").last.fill("MJ1-L00-NOTACODE")
+    page.get_by_role("button", name="Play this code").click()
+    expect(page.locator("#code-error")).to_contain_text("game code")
+    page.get_by_label("Game code").last.fill(TURTLE_CODE.lower())
+    page.get_by_role("button", name="Play this code").click()
+    expect(page.locator("#code")).to_have_text(TURTLE_CODE)
+    faces = page.locator(".tile").evaluate_all(
+        "tiles => tiles.map(t => [t.dataset.x, t.dataset.y, t.dataset.z, t.dataset.face].join())"
+    )
+    deal = deal_from_code(TURTLE_CODE)
+    from mahjong.engine.tiles import FACES
+
+    expected = [
+        f"{x},{y},{z},{FACES[f]}" for (x, y, z), f in zip(deal.layout.positions, deal.faces)
+    ]
+    assert faces == expected
+    assert page.url.endswith(f"/play/{TURTLE_CODE}/")
+
+
+def test_keyboard_moves_between_free_tiles_and_selects(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.keyboard.press("ArrowRight")
+    focused = page.locator(".tile:focus")
+    expect(focused).to_have_attribute("data-free", "true")
+    page.keyboard.press("Enter")
+    expect(page.locator(".tile.selected")).to_have_count(1)
+    page.keyboard.press("h")
+    expect(page.locator("#hints-used")).to_have_text("1")
+
+
+@pytest.mark.parametrize("width, height", [(390, 844)])
+def test_on_a_phone_the_turtle_tiles_stay_at_least_24px_wide(asgi_server, chromium, width, height):
+    context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True)
+    page = context.new_page()
+    try:
+        open_game(asgi_server, page, TURTLE_CODE)
+        widths = page.locator(".tile").evaluate_all(
+            "tiles => tiles.map(t => t.getBoundingClientRect().width)"
+        )
+        assert min(widths) >= 24
+        right_edges = page.locator(".tile").evaluate_all(
+            "tiles => tiles.map(t => t.getBoundingClientRect().right)"
+        )
+        assert max(right_edges) <= width
+    finally:
+        context.close()
