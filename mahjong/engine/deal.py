@@ -184,3 +184,15 @@ class _BlankSearch:
         k = self.rng.below(len(free_list) - 1)
         b = free_list[k]
         return free_list[-1] if b == a else b
+
+
+def random_faces(layout: Layout, seed: int) -> tuple[int, ...]:
+    """The layout filled at random with no solvability guarantee (for solver studies).
+
+    On a 144-tile layout with flowers this is a uniformly shuffled full tile set; other
+    sizes get matching pairs drawn as for a deal, then scattered uniformly.
+    """
+    rng = Prng(seed)
+    faces = [f for pair in draw_pair_faces(len(layout) // 2, layout.flowers, rng) for f in pair]
+    rng.shuffle(faces)
+    return tuple(faces)
