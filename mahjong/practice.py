@@ -15,6 +15,8 @@ from accounts.models import Player
 from mahjong.engine.catalog import BY_NUMBER
 from mahjong.engine.codes import CodeError, make_code, random_seed
 from mahjong.engine.deal import Deal, deal_from_code
+from mahjong.engine.hint import Hint
+from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.position import Position
 from mahjong.models import SoloGame
 
@@ -151,31 +153,13 @@ def undo(player: Player, game_id, move_number) -> MoveResult:
     return MoveResult(game, position_of(game))
 
 
-@dataclass
-class Hint:
-    pair: tuple[int, int] | None
-    winning: bool
-
-
-def find_hint(position: Position) -> Hint:
-    """SPEC §4: the next pair of a winning plan, else any playable pair, else none."""
-    from mahjong.engine.solver import Solver
-
-    result = Solver(position.layout, position.faces).solve(
-        position.alive, time_limit=HINT_TIME_LIMIT_SECONDS
-    )
-    if result.solvable and result.plan:
-        return Hint(tuple(result.plan[0]), winning=True)
-    pairs = position.playable_pairs()
-    return Hint(pairs[0] if pairs else None, winning=False)
-
-
 @transaction.atomic
 def use_hint(player: Player, game_id) -> tuple[SoloGame, Hint]:
+    """SPEC §4: the next pair of a winning plan, else any playable pair; counted if any."""
     game = _locked_game(player, game_id)
     if game.paused:
         raise PracticeError("the game is paused")
-    hint = find_hint(position_of(game))
+    hint = engine_hint(position_of(game), time_limit=HINT_TIME_LIMIT_SECONDS)
     if hint.pair is not None:
         game.hints_used += 1
         game.save(update_fields=["hints_used"])

@@ -62,3 +62,22 @@ def unmatched_free_pair(code):
             if not faces_match(position.faces[i], position.faces[j]):
                 return i, j
     raise AssertionError("every free tile matches every other")
+
+
+def moves_to_a_dead_end(code):
+    """Legal pairs from the start of the deal that end blocked with tiles left, or None."""
+    start = deal_from_code(code).start()
+
+    def search(position, path, budget=[20000]):  # noqa: B006 - a shared step budget
+        budget[0] -= 1
+        if budget[0] < 0 or position.is_won():
+            return None
+        if position.is_blocked():
+            return path
+        for pair in reversed(position.playable_pairs()):
+            found = search(position.remove(*pair), [*path, pair])
+            if found:
+                return found
+        return None
+
+    return search(start, [])

@@ -6,7 +6,7 @@ import pytest
 from playwright.sync_api import expect
 
 from mahjong.engine.deal import deal_from_code
-from tests.practice_helpers import BEGINNER_CODE, TURTLE_CODE, plan_of
+from tests.practice_helpers import BEGINNER_CODE, TURTLE_CODE, moves_to_a_dead_end, plan_of
 
 
 def tile(page, code, index):
@@ -127,7 +127,8 @@ def test_a_typed_code_replays_the_same_deal(asgi_server, page):
     from mahjong.engine.tiles import FACES
 
     expected = [
-        f"{x},{y},{z},{FACES[f]}" for (x, y, z), f in zip(deal.layout.positions, deal.faces)
+        f"{x},{y},{z},{FACES[f]}"
+        for (x, y, z), f in zip(deal.layout.positions, deal.faces, strict=True)
     ]
     assert faces == expected
     assert page.url.endswith(f"/play/{TURTLE_CODE}/")
@@ -160,3 +161,32 @@ def test_on_a_phone_the_turtle_tiles_stay_at_least_24px_wide(asgi_server, chromi
         assert max(right_edges) <= width
     finally:
         context.close()
+
+
+def test_a_dead_end_offers_undo_and_new_game(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    for i, j in moves_to_a_dead_end(BEGINNER_CODE):
+        play_pair(page, BEGINNER_CODE, i, j)
+    dialog = page.locator("#blocked-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_contain_text("No more moves")
+    dialog.get_by_role("button", name="Undo").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#message")).to_have_text("")
+
+
+def test_a_new_game_by_level_from_the_dialog(asgi_server, page):
+    open_game(asgi_server, page, TURTLE_CODE)
+    page.get_by_role("button", name="New game", exact=True).click()
+    page.get_by_role("button", name="Beginner").click()
+    expect(page.locator(".tile")).to_have_count(34)
+    expect(page.locator("#code")).to_have_text(re.compile(r"^MJ1-L01-[A-Z]{7}$"))
+
+
+def test_the_numbers_style_is_remembered(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.get_by_role("button", name="Numbers").click()
+    expect(page.locator(".tile .label").first).to_be_visible()
+    page.reload()
+    expect(page.locator(".tile .label").first).to_be_visible()
+    expect(page.locator(".tile .pic").first).to_be_hidden()
