@@ -1,0 +1,424 @@
+"""Every write to rooms and races, one function per action (DESIGN: one write path).
+
+Players' websocket messages, HTTP views, CPU tasks and the deadline sweeper all call
+these. Each runs in a transaction that first locks the room row, so a room's actions
+happen one at a time in a single order (lichess's "one sequential owner per game"), and
+each publishes its event only after its transaction commits.
+"""
+
+import secrets
+from datetime import datetime, timedelta
+
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from accounts.models import NICKNAME_MAX_LENGTH, Player
+from mahjong.engine.catalog import level_layout
+from mahjong.engine.codes import make_code, random_seed
+from mahjong.engine.hint import hint as engine_hint
+from mahjong.engine.shuffle import ShuffleError
+from mahjong.engine.shuffle import shuffle as engine_shuffle
+from rooms import events, ranking
+from rooms.boards import deal_for, position_of, store_position
+from rooms.models import (
+    LEVELS,
+    MAX_SEATS,
+    RULE_FIELDS,
+    CpuLevel,
+    Entry,
+    Move,
+    Race,
+    Room,
+    Seat,
+    SiteDefaults,
+)
+
+COUNTDOWN = timedelta(seconds=3)
+CUT_OFF = timedelta(minutes=60)
+HINT_TIME_LIMIT_SECONDS = 1.0
+
+
+class RoomError(Exception):
+    """A refused action. `message` is for the player; nothing was changed."""
+
+    def __init__(self, message: str, code: str = "refused"):
+        super().__init__(message)
+        self.message, self.code = message, code
+
+
+# --- rooms and seats -----------------------------------------------------------------
+def clean_nickname(nickname) -> str:
+    if not isinstance(nickname, str):
+        raise RoomError("a nickname must be text", "bad_nickname")
+    nickname = " ".join(nickname.split())
+    if not nickname:
+        raise RoomError("choose a nickname", "bad_nickname")
+    if len(nickname) > NICKNAME_MAX_LENGTH or not nickname.isprintable():
+        raise RoomError(f"a nickname has at most {NICKNAME_MAX_LENGTH} letters", "bad_nickname")
+    return nickname
+
+
+@transaction.atomic
+def create_room(player: Player, nickname) -> Room:
+    nickname = clean_nickname(nickname)
+    player.nickname = nickname
+    player.save(update_fields=["nickname"])
+    room = _new_room(player)
+    Seat.objects.create(room=room, player=player, nickname=nickname)
+    return room
+
+
+def _new_room(owner: Player) -> Room:
+    for _ in range(10):
+        try:
+            with transaction.atomic():
+                return Room.objects.create(owner=owner, **SiteDefaults.load().rules())
+        except IntegrityError:  # the random code was taken: draw another
+            continue
+    raise RoomError("could not find a free room code; try again")
+
+
+def locked_room(code: str) -> Room:
+    room = Room.objects.select_for_update().filter(code=str(code).upper()).first()
+    if room is None:
+        raise RoomError("no room has this code", "no_room")
+    return room
+
+
+@transaction.atomic
+def join_room(player: Player, code: str, nickname) -> Seat:
+    room = locked_room(code)
+    seat = room.seats.filter(player=player).first()
+    if seat is not None:
+        return seat
+    nickname = clean_nickname(nickname)
+    if room.seats.count() >= MAX_SEATS:
+        raise RoomError(f"this room is full ({MAX_SEATS} seats)", "room_full")
+    if player.nickname != nickname:
+        player.nickname = nickname
+        player.save(update_fields=["nickname"])
+    seat = Seat.objects.create(room=room, player=player, nickname=nickname)
+    events.publish_lobby(room)
+    return seat
+
+
+def _owner_only(room: Room, player: Player) -> None:
+    if room.owner_id != player.pk:
+        raise RoomError("only the room's owner can do that", "not_owner")
+
+
+def _no_race_running(room: Room, now: datetime) -> None:
+    race = room.current_race()
+    if race is not None and race.status == Race.Status.RUNNING:
+        raise RoomError("not while a race is running", "race_running")
+
+
+@transaction.atomic
+def update_rules(player: Player, code: str, changes, now=None) -> Room:
+    room = locked_room(code)
+    _owner_only(room, player)
+    _no_race_running(room, now or timezone.now())
+    if not isinstance(changes, dict) or not changes:
+        raise RoomError("send the rules to change as an object", "bad_rules")
+    unknown = sorted(set(changes) - set(RULE_FIELDS))
+    if unknown:
+        raise RoomError(f"unknown rule {', '.join(unknown)}", "bad_rules")
+    for name, value in changes.items():
+        setattr(room, name, _rule_value(room, name, value))
+    room.save(update_fields=[*changes])
+    events.publish_lobby(room)
+    return room
+
+
+def _rule_value(room: Room, name: str, value):
+    field = Room._meta.get_field(name)
+    expected = bool if field.get_internal_type() == "BooleanField" else (int, str)
+    if isinstance(value, bool) is not (expected is bool) or not isinstance(value, expected):
+        raise RoomError(f"{field.verbose_name}: wrong type of value {value!r}", "bad_rules")
+    try:
+        value = field.clean(value, room)
+    except ValidationError as error:
+        raise RoomError(f"{field.verbose_name}: {' '.join(error.messages)}", "bad_rules") from None
+    return value
+
+
+@transaction.atomic
+def add_cpu(player: Player, code: str, level) -> Seat:
+    room = locked_room(code)
+    _owner_only(room, player)
+    if level not in CpuLevel.values:
+        raise RoomError(f"a CPU level is one of {', '.join(CpuLevel.values)}", "bad_cpu")
+    if room.seats.count() >= MAX_SEATS:
+        raise RoomError(f"this room is full ({MAX_SEATS} seats)", "room_full")
+    number = room.seats.filter(player=None).count() + 1
+    seat = Seat.objects.create(room=room, nickname=f"CPU {number} ({level})", cpu_level=level)
+    events.publish_lobby(room)
+    return seat
+
+
+@transaction.atomic
+def remove_seat(player: Player, code: str, seat_id, now=None) -> None:
+    room = locked_room(code)
+    _owner_only(room, player)
+    _no_race_running(room, now or timezone.now())
+    seat = room.seats.filter(pk=_whole(seat_id, "seat")).first()
+    if seat is None:
+        raise RoomError("no such seat in this room", "no_seat")
+    if seat.player_id == room.owner_id:
+        raise RoomError("the owner keeps their seat", "owner_seat")
+    seat.delete()
+    events.publish_lobby(room)
+
+
+def _whole(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RoomError(f"{what} must be a whole number, not {value!r}", "bad_message")
+    return value
+
+
+# --- starting a race -------------------------------------------------------------------
+@transaction.atomic
+def start_race(player: Player, code: str, now=None) -> Race:
+    now = now or timezone.now()
+    room = locked_room(code)
+    _owner_only(room, player)
+    _no_race_running(room, now)
+    seats = list(room.seats.all())
+    go_at = now + COUNTDOWN
+    race = Race.objects.create(
+        room=room,
+        number=room.races.count() + 1,
+        rules=room.rules(),
+        started_at=now,
+        go_at=go_at,
+        time_limit_at=go_at + timedelta(minutes=room.time_limit_minutes),
+        cut_off_at=go_at + CUT_OFF,
+    )
+    codes = {}
+    for seat in seats:
+        level = seat_level(room, seat)
+        if level not in codes:
+            codes[level] = make_code(level_layout(level, room.flowers).number, random_seed())
+        _new_entry(race, seat, level, codes[level])
+    events.publish_race_started(room, race)
+    return race
+
+
+def seat_level(room: Room, seat: Seat) -> str:
+    """The room's level, raised one step per consecutive win with the handicap on."""
+    base = LEVELS.index(room.level)
+    raise_by = seat.win_streak if room.handicap else 0
+    return LEVELS[min(base + raise_by, len(LEVELS) - 1)]
+
+
+def _new_entry(race: Race, seat: Seat, level: str, code: str) -> Entry:
+    deal = deal_for(code)
+    return Entry.objects.create(
+        race=race,
+        seat=seat,
+        level=level,
+        code=code,
+        faces=list(deal.faces),
+        alive=format(deal.layout.full, "x"),
+        tile_count=len(deal.faces),
+    )
+
+
+# --- playing ---------------------------------------------------------------------------
+def _playing_entry(room: Room, seat: Seat, now: datetime) -> Entry:
+    """The seat's entry in the running race, checking every deadline first."""
+    race = room.current_race()
+    if race is None or race.status != Race.Status.RUNNING:
+        raise RoomError("no race is running", "no_race")
+    if now >= race.cut_off_at:
+        end_race(race, now)
+        raise RoomError("the race is over", "race_over")
+    if now < race.go_at:
+        raise RoomError("the race has not started yet", "too_early")
+    entry = race.entries.select_for_update().filter(seat=seat).first()
+    if entry is None:
+        raise RoomError("you have no board in this race", "no_entry")
+    if entry.status != Entry.Status.PLAYING:
+        raise RoomError("your race is over", "entry_over")
+    return entry
+
+
+def _seat_of(room: Room, player: Player | None, seat_id=None) -> Seat:
+    if player is not None:
+        seat = room.seats.filter(player=player).first()
+    else:  # a CPU acting for a seat
+        seat = room.seats.filter(pk=seat_id).first()
+    if seat is None:
+        raise RoomError("you have no seat in this room", "no_seat")
+    return seat
+
+
+def _acted(entry: Entry, now: datetime, by_cpu: bool) -> None:
+    entry.last_action_at = now
+    if not by_cpu:
+        entry.cpu_control = False  # the human is back: the CPU lets go
+
+
+@transaction.atomic
+def play_pair(player, code, tiles, n, now=None, seat_id=None, by_cpu=False) -> Entry:
+    """Remove a pair: checked by the engine, stored, then announced. `n` is the number
+    of pairs the client has seen removed; a retry of an acknowledged move is a no-op."""
+    now = now or timezone.now()
+    room = locked_room(code)
+    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    i, j = _pair(tiles)
+    n = _whole(n, "n")
+    if n == entry.pairs_removed - 1 and _last_pair(entry) == [i, j]:
+        return entry
+    if n != entry.pairs_removed:
+        raise RoomError(f"out of date: {entry.pairs_removed} pairs are removed, not {n}", "stale")
+    if entry.penalty_until and now < entry.penalty_until:
+        raise RoomError("wait for the shuffle penalty to end", "penalty")
+    position = position_of(entry)
+    ok, reason = position.can_remove(i, j)
+    if not ok:
+        raise RoomError(reason, "illegal")
+    position = position.remove(i, j)
+    Move.objects.create(entry=entry, number=n, tiles=[i, j], at=now, by_cpu=by_cpu)
+    store_position(entry, position)
+    entry.pairs_removed += 1
+    _acted(entry, now, by_cpu)
+    _settle(entry, position, now)
+    entry.save()
+    _after_entry_change(room, entry.race, now)
+    return entry
+
+
+def _pair(tiles) -> tuple[int, int]:
+    if not isinstance(tiles, list) or len(tiles) != 2:
+        raise RoomError("send the two tiles of the pair as 'tiles': [i, j]", "bad_message")
+    i, j = (_whole(t, "a tile") for t in tiles)
+    return min(i, j), max(i, j)
+
+
+def _last_pair(entry: Entry):
+    last = entry.moves.filter(kind=Move.Kind.PAIR).order_by("-pk").first()
+    return last.tiles if last else None
+
+
+def _settle(entry: Entry, position, now: datetime) -> None:
+    """Finished when the board is empty; out when blocked with no shuffle left."""
+    race = entry.race
+    if position.is_won():
+        entry.status = Entry.Status.FINISHED
+        entry.finished_ms = int((now - race.go_at).total_seconds() * 1000)
+    elif position.is_blocked() and entry.shuffles_used >= race.rules["shuffles"]:
+        entry.status = Entry.Status.OUT
+
+
+def _after_entry_change(room: Room, race: Race, now: datetime) -> None:
+    events.publish_standings(room, race)
+    if _every_human_done(race):
+        end_race(race, now)
+
+
+def _every_human_done(race: Race) -> bool:
+    humans = race.entries.filter(seat__player__isnull=False)
+    return not humans.filter(status=Entry.Status.PLAYING).exists()
+
+
+@transaction.atomic
+def use_hint(player, code, now=None, seat_id=None) -> tuple[int, int] | None:
+    """The hinted pair (SPEC §4), shown to this player only; counted against the limit."""
+    now = now or timezone.now()
+    room = locked_room(code)
+    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    if entry.hints_used >= entry.race.rules["hints"]:
+        raise RoomError("no hints left", "no_hints")
+    found = engine_hint(position_of(entry), time_limit=HINT_TIME_LIMIT_SECONDS)
+    if found.pair is None:
+        raise RoomError("no pair can be played: shuffle or give up", "blocked")
+    entry.hints_used += 1
+    _acted(entry, now, by_cpu=False)
+    entry.save(update_fields=["hints_used", "last_action_at", "cpu_control"])
+    return found.pair
+
+
+@transaction.atomic
+def shuffle(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
+    """Only while blocked, within the limit; the penalty pause starts now (SPEC §4)."""
+    now = now or timezone.now()
+    room = locked_room(code)
+    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    rules = entry.race.rules
+    if entry.shuffles_used >= rules["shuffles"]:
+        raise RoomError("no shuffles left", "no_shuffles")
+    try:
+        shuffled = engine_shuffle(position_of(entry), seed=secrets.randbits(48))
+    except ShuffleError as error:
+        raise RoomError(str(error), "not_blocked") from None
+    store_position(entry, shuffled.position)
+    if shuffled.moved:
+        entry.positions = [list(p) for p in shuffled.position.layout.positions]
+    entry.shuffles_used += 1
+    penalty = rules["shuffle_penalty_seconds"]
+    entry.penalty_until = now + timedelta(seconds=penalty) if penalty else None
+    Move.objects.create(
+        entry=entry, number=entry.pairs_removed, kind=Move.Kind.SHUFFLE, at=now, by_cpu=by_cpu
+    )
+    _acted(entry, now, by_cpu)
+    entry.save()
+    events.publish_standings(room, entry.race)
+    return entry
+
+
+@transaction.atomic
+def give_up(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
+    now = now or timezone.now()
+    room = locked_room(code)
+    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    entry.status = Entry.Status.GAVE_UP
+    _acted(entry, now, by_cpu)
+    entry.save()
+    _after_entry_change(room, entry.race, now)
+    return entry
+
+
+# --- the end ---------------------------------------------------------------------------
+def end_race(race: Race, now: datetime) -> None:
+    """Rank, score and close a race (caller holds the room lock). Idempotent."""
+    if race.status == Race.Status.FINISHED:
+        return
+    entries = list(race.entries.select_related("seat"))
+    limit_ms = race.rules["time_limit_minutes"] * 60_000
+    ranked = {r.key: r for r in ranking.rank([e.standing() for e in entries], limit_ms)}
+    for entry in entries:
+        entry.place = ranked[entry.pk].place
+        entry.points = float(ranked[entry.pk].points)
+        entry.save(update_fields=["place", "points"])
+    _update_win_streaks(entries)
+    race.status = Race.Status.FINISHED
+    race.finished_at = now
+    race.save(update_fields=["status", "finished_at"])
+    events.publish_race_finished(race.room, race)
+
+
+def _update_win_streaks(entries: list[Entry]) -> None:
+    for entry in entries:
+        won = entry.place == 1 and entry.status == Entry.Status.FINISHED
+        entry.seat.win_streak = entry.seat.win_streak + 1 if won else 0
+        entry.seat.save(update_fields=["win_streak"])
+
+
+@transaction.atomic
+def close_if_due(code: str, now=None) -> bool:
+    """End the room's race if its cut-off has passed (the sweeper calls this)."""
+    now = now or timezone.now()
+    room = locked_room(code)
+    race = room.current_race()
+    if race is None or race.status != Race.Status.RUNNING or now < race.cut_off_at:
+        return False
+    end_race(race, now)
+    return True
+
+
+# --- presence --------------------------------------------------------------------------
+def seat_seen(seat_id: int, now=None) -> None:
+    """A socket of the seat is open and alive (SPEC §6 "leaving": away after the grace)."""
+    Seat.objects.filter(pk=seat_id).update(last_seen_at=now or timezone.now())

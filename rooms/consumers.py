@@ -1,0 +1,236 @@
+"""The room socket: a thin async shell around rooms.actions (docs/PROTOCOL.md).
+
+It identifies the player from the device cookie, forwards the room's versioned events,
+answers each message with an ack or an error naming what was wrong, and rate-limits a
+flooding socket. It never writes game state itself.
+"""
+
+import asyncio
+import json
+import time
+from datetime import datetime
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
+
+from accounts.identity import player_from_scope
+from rooms import actions, events, views_json
+from rooms.boards import board_json
+from rooms.models import Race, Room
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 8
+BURST = 24
+SEEN_EVERY_SECONDS = 5
+
+
+class TokenBucket:
+    """Allows `burst` messages at once and `rate` a second after that."""
+
+    def __init__(self, rate: float, burst: int, clock=time.monotonic):
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens, self.last = float(burst), clock()
+
+    def allow(self) -> bool:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+@database_sync_to_async
+def _identify(scope, code):
+    player = player_from_scope(scope)
+    room = Room.objects.filter(code=code).first()
+    seat = room.seats.filter(player=player).first() if room and player else None
+    return player, room, seat
+
+
+@database_sync_to_async
+def _snapshot(code, seat_id):
+    room = Room.objects.get(code=code)
+    seat = room.seats.filter(pk=seat_id).first() if seat_id else None
+    return views_json.snapshot(room, seat)
+
+
+@database_sync_to_async
+def _board_at_go(code, seat_id):
+    room = Room.objects.get(code=code)
+    race = room.current_race()
+    entry = race.entries.filter(seat_id=seat_id).first() if race else None
+    if entry is None or timezone.now() < race.go_at:
+        return None
+    return {"type": "go", "race": race.number, "board": board_json(entry, with_faces=True)}
+
+
+class RoomConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self):
+        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
+        self.player, room, seat = await _identify(self.scope, self.code)
+        await self.accept()
+        if room is None:
+            await self.send_json({"type": "error", "code": "no_room", "message": "no such room"})
+            await self.close(code=4404)
+            return
+        self.seat_id = seat.pk if seat else None
+        self.bucket = TokenBucket(RATE_PER_SECOND, BURST)
+        self.last_seen = 0.0
+        self.go_task = None
+        await self.channel_layer.group_add(events.group_name(self.code), self.channel_name)
+        await self.send_snapshot()
+        await self.mark_seen()
+
+    async def disconnect(self, code):
+        if getattr(self, "go_task", None):
+            self.go_task.cancel()
+        if hasattr(self, "bucket"):
+            await self.channel_layer.group_discard(events.group_name(self.code), self.channel_name)
+
+    # --- outgoing ------------------------------------------------------------------
+    async def send_snapshot(self):
+        snapshot = await _snapshot(self.code, self.seat_id)
+        race = snapshot.get("race")
+        if race and race["status"] == Race.Status.RUNNING and snapshot.get("entry"):
+            if not snapshot["entry"]["board"]["tiles"][0].get("face"):
+                self.schedule_go(race["go_at"])
+        await self.send_json(snapshot)
+
+    def schedule_go(self, go_at_iso: str):
+        if self.go_task:
+            self.go_task.cancel()
+        self.go_task = asyncio.create_task(self.send_go(go_at_iso))
+
+    async def send_go(self, go_at_iso: str):
+        delay = (datetime.fromisoformat(go_at_iso) - timezone.now()).total_seconds()
+        while True:
+            await asyncio.sleep(max(0.0, delay))
+            go = await _board_at_go(self.code, self.seat_id)
+            if go is not None:
+                await self.send_json(go)
+                return
+            delay = 0.02  # the clock said go a hair early: try again at once
+
+    async def room_event(self, message):
+        event = message["event"]
+        if event["type"] == "lobby" and self.player is not None:
+            # Joining happens over HTTP; a new seat for this player shows up here.
+            self.seat_id = await self.find_seat() or self.seat_id
+        await self.send_json(event)
+        if event["type"] == "race_started" and self.seat_id:
+            await self.send_snapshot()
+
+    @database_sync_to_async
+    def find_seat(self):
+        seat = Room.objects.get(code=self.code).seats.filter(player=self.player).first()
+        return seat.pk if seat else None
+
+    # --- incoming ------------------------------------------------------------------
+    async def receive(self, text_data=None, bytes_data=None):
+        if not self.bucket.allow():
+            return await self.reply_error(None, "rate_limited", "too many messages: slow down")
+        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+            return await self.reply_error(None, "bad_message", "send JSON text of at most 4 KB")
+        try:
+            content = json.loads(text_data)
+        except ValueError:
+            return await self.reply_error(None, "bad_message", "the message is not valid JSON")
+        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            return await self.reply_error(None, "bad_message", "a message is an object with a type")
+        await self.handle(content)
+
+    async def handle(self, content):
+        request_id = content.get("id")
+        handler = HANDLERS.get(content["type"])
+        if handler is None:
+            message = f"unknown type {content['type']!r}"
+            return await self.reply_error(request_id, "unknown_type", message)
+        await self.mark_seen()
+        try:
+            answer = await database_sync_to_async(handler)(self, content)
+        except actions.RoomError as error:
+            return await self.reply_error(request_id, error.code, error.message)
+        if answer is not None:
+            await self.send_json({**answer, "id": request_id})
+
+    async def reply_error(self, request_id, code, message):
+        await self.send_json({"type": "error", "id": request_id, "code": code, "message": message})
+
+    async def mark_seen(self):
+        now = time.monotonic()
+        if self.seat_id and now - self.last_seen > SEEN_EVERY_SECONDS:
+            self.last_seen = now
+            await database_sync_to_async(actions.seat_seen)(self.seat_id)
+
+
+# --- handlers: sync, run in a worker thread; each calls one action ----------------------
+def _snapshot_handler(consumer, content):
+    room = Room.objects.get(code=consumer.code)
+    seat = room.seats.filter(pk=consumer.seat_id).first() if consumer.seat_id else None
+    return views_json.snapshot(room, seat)
+
+
+def _move(consumer, content):
+    tiles, n = content.get("tiles"), content.get("n")
+    entry = actions.play_pair(consumer.player, consumer.code, tiles, n)
+    return {"type": "ack", "pairs_removed": entry.pairs_removed, "status": entry.status}
+
+
+def _hint(consumer, content):
+    return {"type": "hint", "pair": list(actions.use_hint(consumer.player, consumer.code))}
+
+
+def _shuffle(consumer, content):
+    entry = actions.shuffle(consumer.player, consumer.code)
+    return {
+        "type": "shuffled",
+        "board": board_json(entry, with_faces=True),
+        "penalty_until": views_json.iso(entry.penalty_until),
+        "shuffles_left": entry.race.rules["shuffles"] - entry.shuffles_used,
+    }
+
+
+def _give_up(consumer, content):
+    entry = actions.give_up(consumer.player, consumer.code)
+    return {"type": "ack", "status": entry.status}
+
+
+def _start(consumer, content):
+    race = actions.start_race(consumer.player, consumer.code)
+    return {"type": "ack", "race": race.number}
+
+
+def _rules(consumer, content):
+    actions.update_rules(consumer.player, consumer.code, content.get("rules"))
+    return {"type": "ack"}
+
+
+def _add_cpu(consumer, content):
+    actions.add_cpu(consumer.player, consumer.code, content.get("level"))
+    return {"type": "ack"}
+
+
+def _remove_seat(consumer, content):
+    actions.remove_seat(consumer.player, consumer.code, content.get("seat"))
+    return {"type": "ack"}
+
+
+def _ping(consumer, content):
+    return {"type": "pong", "t": content.get("t"), "server_now": views_json.iso(timezone.now())}
+
+
+HANDLERS = {
+    "snapshot": _snapshot_handler,
+    "move": _move,
+    "hint": _hint,
+    "shuffle": _shuffle,
+    "give_up": _give_up,
+    "start": _start,
+    "rules": _rules,
+    "add_cpu": _add_cpu,
+    "remove_seat": _remove_seat,
+    "ping": _ping,
+}

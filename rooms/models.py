@@ -1,0 +1,219 @@
+"""Rooms, their local rules, seats, races, each seat's board in a race, and every move."""
+
+import secrets
+from fractions import Fraction
+
+from django.core.validators import MaxValueValidator
+from django.db import models
+
+from accounts.models import Player
+from rooms import ranking
+
+LEVELS = ("beginner", "easy", "medium", "hard")
+MAX_SEATS = 20
+ROOM_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I look-alikes
+ROOM_CODE_LENGTH = 6
+
+
+class Level(models.TextChoices):
+    BEGINNER = "beginner", "Beginner"
+    EASY = "easy", "Easy"
+    MEDIUM = "medium", "Medium"
+    HARD = "hard", "Hard"
+
+
+class CpuLevel(models.TextChoices):
+    RELAXED = "relaxed", "Relaxed"
+    STEADY = "steady", "Steady"
+    SHARP = "sharp", "Sharp"
+
+
+SHUFFLE_PENALTIES = [(0, "none"), (5, "5 s"), (10, "10 s"), (30, "30 s")]
+TIME_LIMITS = [(m, f"{m} min") for m in (3, 5, 10, 15, 20, 30)]
+IDLE_LIMITS = [(0, "none"), (30, "30 s"), (60, "60 s")]
+RULE_FIELDS = (
+    "level",
+    "flowers",
+    "shuffles",
+    "shuffle_penalty_seconds",
+    "hints",
+    "handicap",
+    "time_limit_minutes",
+    "idle_limit_seconds",
+)
+
+
+class Rules(models.Model):
+    """The local rules of SPEC §7, shared by the site defaults and every room."""
+
+    level = models.CharField(max_length=10, choices=Level, default=Level.EASY)
+    flowers = models.BooleanField("flowers and seasons", default=False)
+    shuffles = models.PositiveSmallIntegerField(default=3, validators=[MaxValueValidator(10)])
+    shuffle_penalty_seconds = models.PositiveSmallIntegerField(
+        "shuffle penalty pause", default=0, choices=SHUFFLE_PENALTIES
+    )
+    hints = models.PositiveSmallIntegerField(default=3, validators=[MaxValueValidator(10)])
+    handicap = models.BooleanField("winner handicap", default=False)
+    time_limit_minutes = models.PositiveSmallIntegerField(
+        "time limit", default=10, choices=TIME_LIMITS
+    )
+    idle_limit_seconds = models.PositiveSmallIntegerField(
+        "idle limit", default=0, choices=IDLE_LIMITS
+    )
+
+    class Meta:
+        abstract = True
+
+    def rules(self) -> dict:
+        return {name: getattr(self, name) for name in RULE_FIELDS}
+
+
+class SiteDefaults(Rules):
+    """The rules a new room starts from; one row, edited by admins."""
+
+    class Meta:
+        verbose_name = verbose_name_plural = "site defaults"
+
+    def __str__(self):
+        return "Site defaults"
+
+    @classmethod
+    def load(cls) -> "SiteDefaults":
+        return cls.objects.get_or_create(pk=1)[0]
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
+
+
+class Room(Rules):
+    code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True, default=new_room_code)
+    owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_rooms")
+    created_at = models.DateTimeField(auto_now_add=True)
+    # Every event published to the room carries the next version (DESIGN: versioned events).
+    version = models.PositiveBigIntegerField(default=0)
+
+    def __str__(self):
+        return self.code
+
+    def current_race(self):
+        return self.races.order_by("-number").first()
+
+
+class Seat(models.Model):
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
+    )
+    nickname = models.CharField(max_length=24)
+    cpu_level = models.CharField(max_length=10, choices=CpuLevel, blank=True)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    # Refreshed while a socket of the seat is open; a seat not seen for the grace is
+    # away and a CPU plays it (SPEC §6). A timestamp survives a crashed server.
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+    win_streak = models.PositiveSmallIntegerField(default=0)  # for the winner handicap
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["room", "player"],
+                name="one_seat_per_player_and_room",
+                condition=models.Q(player__isnull=False),
+            )
+        ]
+        ordering = ["pk"]
+
+    def __str__(self):
+        return self.nickname
+
+    @property
+    def is_cpu(self) -> bool:
+        return bool(self.cpu_level)
+
+
+class Race(models.Model):
+    class Status(models.TextChoices):
+        RUNNING = "running"  # counting down until go_at, then playing
+        FINISHED = "finished"
+
+    room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="races")
+    number = models.PositiveIntegerField()
+    rules = models.JSONField()  # the room's rules when it started: edits don't reach it
+    status = models.CharField(max_length=10, choices=Status, default=Status.RUNNING)
+    started_at = models.DateTimeField()
+    go_at = models.DateTimeField()
+    time_limit_at = models.DateTimeField()
+    cut_off_at = models.DateTimeField(db_index=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["room", "number"], name="race_number_per_room")
+        ]
+
+    def __str__(self):
+        return f"{self.room.code} #{self.number}"
+
+
+class Entry(models.Model):
+    """One seat's board in one race."""
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        FINISHED = "finished"
+        OUT = "out"  # blocked with no shuffle left
+        GAVE_UP = "gave_up"
+
+    race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
+    seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="entries")
+    level = models.CharField(max_length=10, choices=Level)
+    code = models.CharField(max_length=20)
+    faces = models.JSONField()  # current face of every tile (a shuffle changes them)
+    positions = models.JSONField(null=True, blank=True)  # only once a shuffle moved tiles
+    alive = models.CharField(max_length=64)  # hex bitmask of the tiles still on the table
+    tile_count = models.PositiveSmallIntegerField()
+    pairs_removed = models.PositiveSmallIntegerField(default=0)
+    status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
+    finished_ms = models.PositiveBigIntegerField(null=True, blank=True)  # from go to the end
+    hints_used = models.PositiveSmallIntegerField(default=0)
+    shuffles_used = models.PositiveSmallIntegerField(default=0)
+    penalty_until = models.DateTimeField(null=True, blank=True)
+    last_action_at = models.DateTimeField(null=True, blank=True)
+    cpu_control = models.BooleanField(default=False)  # a CPU plays for an absent human
+    place = models.PositiveSmallIntegerField(null=True, blank=True)
+    points = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["race", "seat"], name="one_entry_per_seat_and_race")
+        ]
+        verbose_name_plural = "entries"
+
+    def __str__(self):
+        return f"{self.race} · {self.seat}"
+
+    @property
+    def progress(self) -> int:
+        return self.pairs_removed * 2 * 100 // self.tile_count
+
+    def standing(self) -> ranking.Standing:
+        progress = Fraction(self.pairs_removed * 2, self.tile_count)
+        return ranking.Standing(self.pk, self.status, progress, self.finished_ms)
+
+
+class Move(models.Model):
+    """Every pair removed and every shuffle, with its time: the data for replays."""
+
+    class Kind(models.TextChoices):
+        PAIR = "pair"
+        SHUFFLE = "shuffle"
+
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()  # pairs removed before it
+    kind = models.CharField(max_length=10, choices=Kind, default=Kind.PAIR)
+    tiles = models.JSONField(null=True, blank=True)  # [i, j] for a pair
+    at = models.DateTimeField()
+    by_cpu = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["pk"]

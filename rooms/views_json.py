@@ -1,0 +1,126 @@
+"""The JSON shapes of rooms, races, standings and results (events and snapshots)."""
+
+from django.db.models import Sum
+from django.utils import timezone
+
+from rooms import ranking
+from rooms.boards import board_json
+from rooms.models import Entry, Race, Room, Seat
+
+
+def iso(moment) -> str | None:
+    return moment.isoformat() if moment else None
+
+
+def seat_json(seat: Seat) -> dict:
+    return {"id": seat.pk, "nickname": seat.nickname, "cpu": seat.cpu_level or None}
+
+
+def room_json(room: Room) -> dict:
+    return {
+        "code": room.code,
+        "owner_seat": room.seats.filter(player_id=room.owner_id)
+        .values_list("pk", flat=True)
+        .first(),
+        "rules": room.rules(),
+        "seats": [seat_json(seat) for seat in room.seats.all()],
+    }
+
+
+def race_json(race: Race) -> dict:
+    return {
+        "number": race.number,
+        "status": race.status,
+        "rules": race.rules,
+        "started_at": iso(race.started_at),
+        "go_at": iso(race.go_at),
+        "time_limit_at": iso(race.time_limit_at),
+        "cut_off_at": iso(race.cut_off_at),
+        "finished_at": iso(race.finished_at),
+    }
+
+
+def entry_row(entry: Entry) -> dict:
+    return {
+        "seat": entry.seat_id,
+        "nickname": entry.seat.nickname,
+        "cpu": entry.seat.cpu_level or None,
+        "status": entry.status,
+        "progress": entry.progress,
+        "finished_ms": entry.finished_ms,
+    }
+
+
+def standings_json(race: Race) -> list[dict]:
+    """The live order of SPEC §6: finished by time, playing by progress, then out."""
+    entries = {e.pk: e for e in race.entries.select_related("seat")}
+    limit_ms = race.rules["time_limit_minutes"] * 60_000
+    ordered = ranking.live_order([e.standing() for e in entries.values()], limit_ms)
+    return [entry_row(entries[s.key]) for s in ordered]
+
+
+def results_json(race: Race) -> list[dict]:
+    entries = race.entries.select_related("seat").order_by("place", "pk")
+    return [
+        {
+            **entry_row(e),
+            "place": e.place,
+            "points": float(e.points or 0),
+            "hints_used": e.hints_used,
+            "shuffles_used": e.shuffles_used,
+            "level": e.level,
+        }
+        for e in entries
+    ]
+
+
+def table_json(room: Room) -> list[dict]:
+    """The room's running table: points summed over its finished races, per seat."""
+    totals = (
+        Entry.objects.filter(race__room=room, race__status=Race.Status.FINISHED)
+        .values("seat_id", "seat__nickname")
+        .annotate(points=Sum("points"))
+        .order_by("-points", "seat_id")
+    )
+    return [
+        {"seat": row["seat_id"], "nickname": row["seat__nickname"], "points": float(row["points"])}
+        for row in totals
+    ]
+
+
+def your_entry_json(entry: Entry, now) -> dict:
+    race = entry.race
+    gone = now >= race.go_at
+    return {
+        **entry_row(entry),
+        "level": entry.level,
+        "code": entry.code if race.status == Race.Status.FINISHED else None,
+        "pairs_removed": entry.pairs_removed,
+        "hints_left": race.rules["hints"] - entry.hints_used,
+        "shuffles_left": race.rules["shuffles"] - entry.shuffles_used,
+        "penalty_until": iso(entry.penalty_until),
+        "board": board_json(entry, with_faces=gone),
+    }
+
+
+def snapshot(room: Room, seat: Seat | None, now=None) -> dict:
+    """Everything a socket needs to draw the room now, for this seat."""
+    now = now or timezone.now()
+    race = room.current_race()
+    data = {
+        "type": "snapshot",
+        "v": room.version,
+        "server_now": iso(now),
+        "room": room_json(room),
+        "you": seat.pk if seat else None,
+        "table": table_json(room),
+        "race": None,
+    }
+    if race is not None:
+        data["race"] = race_json(race)
+        data["standings"] = standings_json(race)
+        entry = race.entries.filter(seat=seat).first() if seat else None
+        data["entry"] = your_entry_json(entry, now) if entry else None
+        if race.status == Race.Status.FINISHED:
+            data["results"] = results_json(race)
+    return data
