@@ -93,10 +93,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- outgoing ------------------------------------------------------------------
     async def send_snapshot(self):
         snapshot = await _snapshot(self.code, self.seat_id)
-        race = snapshot.get("race")
-        if race and race["status"] == Race.Status.RUNNING and snapshot.get("entry"):
-            if not snapshot["entry"]["board"]["tiles"][0].get("face"):
-                self.schedule_go(race["go_at"])
+        if _counting_down(snapshot):
+            self.schedule_go(snapshot["race"]["go_at"])
         await self.send_json(snapshot)
 
     def schedule_go(self, go_at_iso: str):
@@ -164,6 +162,14 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.seat_id and now - self.last_seen > SEEN_EVERY_SECONDS:
             self.last_seen = now
             await database_sync_to_async(actions.seat_seen)(self.seat_id)
+
+
+def _counting_down(snapshot: dict) -> bool:
+    """The race runs and this seat's board has no faces yet: "go" is still to come."""
+    race, entry = snapshot.get("race"), snapshot.get("entry")
+    if not race or race["status"] != Race.Status.RUNNING or not entry:
+        return False
+    return "face" not in entry["board"]["tiles"][0]
 
 
 # --- handlers: sync, run in a worker thread; each calls one action ----------------------
