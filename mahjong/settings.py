@@ -136,6 +136,9 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "mahjong.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
 }
 
+# --- Races ----------------------------------------------------------------------------
+RACE_COUNTDOWN_SECONDS = 3  # the 3-2-1 before "go" (tests shorten it)
+
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"

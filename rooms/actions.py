@@ -6,9 +6,11 @@ happen one at a time in a single order (lichess's "one sequential owner per game
 each publishes its event only after its transaction commits.
 """
 
+import functools
 import secrets
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -34,7 +36,6 @@ from rooms.models import (
     SiteDefaults,
 )
 
-COUNTDOWN = timedelta(seconds=3)
 CUT_OFF = timedelta(minutes=60)
 HINT_TIME_LIMIT_SECONDS = 1.0
 
@@ -45,6 +46,28 @@ class RoomError(Exception):
     def __init__(self, message: str, code: str = "refused"):
         super().__init__(message)
         self.message, self.code = message, code
+
+
+class RaceOver(RoomError):
+    """The action came after the race's cut-off: refused, and the race gets closed."""
+
+
+def race_action(action):
+    """A player's (or a CPU's) action in the running race, in one transaction. One
+    arriving after the cut-off is refused and closes the race in a transaction of its
+    own, so the refusal's rollback does not undo the closing (DESIGN: lazy deadlines)."""
+
+    @functools.wraps(action)
+    def run(player, code, *args, now=None, **kwargs):
+        now = now or timezone.now()
+        try:
+            with transaction.atomic():
+                return action(player, code, *args, now=now, **kwargs)
+        except RaceOver:
+            close_if_due(code, now=now)
+            raise
+
+    return run
 
 
 # --- rooms and seats -----------------------------------------------------------------
@@ -179,13 +202,14 @@ def _whole(value, what: str) -> int:
 
 # --- starting a race -------------------------------------------------------------------
 @transaction.atomic
-def start_race(player: Player, code: str, now=None) -> Race:
+def start_race(player: Player, code: str, now=None, seed=None) -> Race:
+    """Start the countdown; one deal per level in play. `seed` fixes the deals (tests)."""
     now = now or timezone.now()
     room = locked_room(code)
     _owner_only(room, player)
     _no_race_running(room, now)
     seats = list(room.seats.all())
-    go_at = now + COUNTDOWN
+    go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     race = Race.objects.create(
         room=room,
         number=room.races.count() + 1,
@@ -199,7 +223,8 @@ def start_race(player: Player, code: str, now=None) -> Race:
     for seat in seats:
         level = seat_level(room, seat)
         if level not in codes:
-            codes[level] = make_code(level_layout(level, room.flowers).number, random_seed())
+            number = level_layout(level, room.flowers).number
+            codes[level] = make_code(number, random_seed() if seed is None else seed)
         _new_entry(race, seat, level, codes[level])
     events.publish_race_started(room, race)
     return race
@@ -232,8 +257,7 @@ def _playing_entry(room: Room, seat: Seat, now: datetime) -> Entry:
     if race is None or race.status != Race.Status.RUNNING:
         raise RoomError("no race is running", "no_race")
     if now >= race.cut_off_at:
-        end_race(race, now)
-        raise RoomError("the race is over", "race_over")
+        raise RaceOver("the race is over", "race_over")
     if now < race.go_at:
         raise RoomError("the race has not started yet", "too_early")
     entry = race.entries.select_for_update().filter(seat=seat).first()
@@ -260,11 +284,10 @@ def _acted(entry: Entry, now: datetime, by_cpu: bool) -> None:
         entry.cpu_control = False  # the human is back: the CPU lets go
 
 
-@transaction.atomic
+@race_action
 def play_pair(player, code, tiles, n, now=None, seat_id=None, by_cpu=False) -> Entry:
     """Remove a pair: checked by the engine, stored, then announced. `n` is the number
     of pairs the client has seen removed; a retry of an acknowledged move is a no-op."""
-    now = now or timezone.now()
     room = locked_room(code)
     entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
     i, j = _pair(tiles)
@@ -323,10 +346,9 @@ def _every_human_done(race: Race) -> bool:
     return not humans.filter(status=Entry.Status.PLAYING).exists()
 
 
-@transaction.atomic
+@race_action
 def use_hint(player, code, now=None, seat_id=None) -> tuple[int, int] | None:
     """The hinted pair (SPEC §4), shown to this player only; counted against the limit."""
-    now = now or timezone.now()
     room = locked_room(code)
     entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
     if entry.hints_used >= entry.race.rules["hints"]:
@@ -340,10 +362,9 @@ def use_hint(player, code, now=None, seat_id=None) -> tuple[int, int] | None:
     return found.pair
 
 
-@transaction.atomic
+@race_action
 def shuffle(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
     """Only while blocked, within the limit; the penalty pause starts now (SPEC §4)."""
-    now = now or timezone.now()
     room = locked_room(code)
     entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
     rules = entry.race.rules
@@ -368,9 +389,8 @@ def shuffle(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
     return entry
 
 
-@transaction.atomic
+@race_action
 def give_up(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
-    now = now or timezone.now()
     room = locked_room(code)
     entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
     entry.status = Entry.Status.GAVE_UP

@@ -67,8 +67,9 @@ def unmatched_free_pair(code):
 def moves_to_a_dead_end(code):
     """Legal pairs from the start of the deal that end blocked with tiles left, or None."""
     start = deal_from_code(code).start()
+    budget = [20000]
 
-    def search(position, path, budget=[20000]):  # noqa: B006 - a shared step budget
+    def search(position, path):
         budget[0] -= 1
         if budget[0] < 0 or position.is_won():
             return None
