@@ -127,7 +127,7 @@ def join_room(player: Player, code: str, nickname) -> Seat:
 
 
 def _owner_only(room: Room, player: Player) -> None:
-    if room.owner_id != player.pk:
+    if player is None or room.owner_id != player.pk:
         raise RoomError("only the room's owner can do that", "not_owner")
 
 

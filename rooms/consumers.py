@@ -7,6 +7,7 @@ flooding socket. It never writes game state itself.
 
 import asyncio
 import json
+import logging
 import time
 from datetime import datetime
 
@@ -19,6 +20,7 @@ from rooms import actions, events, views_json
 from rooms.boards import board_json
 from rooms.models import Race, Room
 
+logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 8
 BURST = 24
@@ -151,6 +153,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             answer = await database_sync_to_async(handler)(self, content)
         except actions.RoomError as error:
             return await self.reply_error(request_id, error.code, error.message)
+        except Exception:  # a bug must not cost the player the socket; nothing was stored
+            logger.exception("room %s: %s failed", self.code, content["type"])
+            return await self.reply_error(request_id, "server_error", "that failed; try again")
         if answer is not None:
             await self.send_json({**answer, "id": request_id})
 

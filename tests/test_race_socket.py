@@ -1,0 +1,222 @@
+"""The room socket (docs/PROTOCOL.md): events, acks, and every kind of bad message."""
+
+import asyncio
+import json
+
+import pytest
+
+from rooms import actions
+from rooms.boards import deal_for
+from rooms.models import Entry
+from tests.rooms_helpers import Socket, db, room_with
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def short_countdown(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 0.3
+
+
+async def seated(*nicknames, cpus=()):
+    room, players = await db(room_with)(*nicknames, cpus=cpus)
+    sockets = [Socket(room.code, player) for player in players]
+    for socket in sockets:
+        await socket.open()
+    return room, players, sockets
+
+
+async def close_all(sockets):
+    for socket in sockets:
+        await socket.close()
+
+
+async def test_a_socket_gets_a_snapshot_of_the_room_on_connect():
+    room, players = await db(room_with)("Ana", "Bo")
+    socket = Socket(room.code, players[1])
+    snapshot = await socket.open()
+    assert snapshot["room"]["code"] == room.code
+    assert [s["nickname"] for s in snapshot["room"]["seats"]] == ["Ana", "Bo"]
+    assert snapshot["you"] == snapshot["room"]["seats"][1]["id"]
+    assert snapshot["race"] is None
+    await socket.close()
+
+
+async def test_an_unknown_room_is_refused_with_a_reason():
+    socket = Socket("NOPE42")
+    connected, _ = await socket.ws.connect()
+    assert (await socket.next())["code"] == "no_room"
+    await socket.ws.wait()
+
+
+async def test_a_socket_from_a_foreign_origin_is_refused():
+    room, players = await db(room_with)("Ana")
+    socket = Socket(room.code, players[0], origin=(b"origin", b"http://evil.example"))
+    connected, _ = await socket.ws.connect()
+    assert not connected
+
+
+async def test_the_lobby_is_live_and_every_event_carries_the_next_version():
+    room, players, (ana,) = await seated("Ana")
+    version = (await ana.ask(type="snapshot"))["v"]
+    await ana.ask(type="add_cpu", level="steady")
+    lobby = await ana.next("lobby")
+    assert lobby["v"] == version + 1
+    assert lobby["room"]["seats"][-1]["cpu"] == "steady"
+    await ana.ask(type="rules", rules={"hints": 5})
+    assert (await ana.next("lobby"))["v"] == version + 2
+    await close_all([ana])
+
+
+async def test_a_race_shows_no_face_before_go_and_every_face_after():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    answer = await ana.ask(type="start")
+    assert answer["type"] == "ack"
+    started = await bo.next("race_started")
+    assert "face" not in json.dumps(started)
+    board = (await bo.next("snapshot"))["entry"]["board"]
+    assert all("face" not in tile for tile in board["tiles"])
+    go = await bo.next("go", timeout=5)
+    assert all("face" in tile for tile in go["board"]["tiles"])
+    for message in bo.seen[: bo.seen.index(go)]:
+        assert '"face"' not in json.dumps(message)
+    await close_all(sockets)
+
+
+async def go_race(sockets):
+    await sockets[0].ask(type="start")
+    for socket in sockets:
+        await socket.next("go")
+
+
+async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await go_race(sockets)
+    code = await db(lambda: Entry.objects.filter(seat__player=players[0]).get().code)()
+    i, j = deal_for(code).plan[0]
+    ack = await ana.ask(type="move", tiles=[i, j], n=0)
+    assert ack == {"type": "ack", "pairs_removed": 1, "status": "playing", "id": ack["id"]}
+    standings = await bo.next("standings")
+    row = next(r for r in standings["standings"] if r["nickname"] == "Ana")
+    assert row["progress"] == 2 * 100 // len(deal_for(code).faces)
+    await close_all(sockets)
+
+
+async def test_a_move_before_go_is_refused(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 30
+    room, players, (ana,) = await seated("Ana")
+    await ana.ask(type="start")
+    answer = await ana.ask(type="move", tiles=[0, 1], n=0)
+    assert answer["code"] == "too_early"
+    await close_all([ana])
+
+
+@pytest.mark.parametrize(
+    "raw, code",
+    [
+        ("{not json", "bad_message"),
+        ("[1, 2]", "bad_message"),
+        ('{"no": "type"}', "bad_message"),
+        ('{"type": "teleport"}', "unknown_type"),
+        ('{"type": "move", "tiles": [1], "n": 0}', "bad_message"),
+        ('{"type": "move", "tiles": ["a", 2], "n": 0}', "bad_message"),
+        ('{"type": "move", "tiles": [0, 1]}', "bad_message"),
+        ('{"type": "move", "tiles": [0, 9999], "n": 0}', "illegal"),
+        ('{"type": "rules", "rules": {"hints": 99}}', "not_owner"),
+        ('{"type": "add_cpu", "level": "godlike"}', "not_owner"),
+        ('{"type": "start"}', "not_owner"),
+        ('{"type": "give_up", "seat": 1}', None),
+    ],
+)
+async def test_bad_messages_get_an_error_naming_the_fault_and_change_nothing(raw, code):
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await go_race(sockets)
+    await bo.raw(raw)
+    answer = await bo.next("error", "ack")
+    if code is None:  # extra fields are ignored: Bo gives up Bo's own race, nobody else's
+        assert answer["type"] == "ack"
+        entries = await db(lambda: dict(Entry.objects.values_list("seat__nickname", "status")))()
+        assert entries == {"Ana": "playing", "Bo": "gave_up"}
+    else:
+        assert answer["code"] == code and answer["message"]
+        removed = await db(lambda: sorted(Entry.objects.values_list("pairs_removed", flat=True)))()
+        assert removed == [0, 0]
+    ping = await ana.ask(type="ping", t=1)  # the other socket was not disturbed
+    assert ping["type"] == "pong"
+    await close_all(sockets)
+
+
+async def test_a_player_without_a_seat_cannot_act():
+    room, players = await db(room_with)("Ana")
+    stranger = Socket(room.code)
+    await stranger.open()
+    assert (await stranger.ask(type="start"))["code"] == "not_owner"
+    assert (await stranger.ask(type="give_up"))["code"] == "no_seat"
+    await stranger.close()
+
+
+async def test_a_flooding_socket_is_rate_limited_without_disturbing_others():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    for k in range(60):
+        await bo.send(type="ping", t=k)
+    kinds = []
+    for _ in range(60):
+        kinds.append((await bo.next())["type"])
+    assert "error" in kinds
+    assert any(m.get("code") == "rate_limited" for m in bo.seen)
+    assert (await ana.ask(type="ping", t=0))["type"] == "pong"
+    await close_all(sockets)
+
+
+async def test_giving_up_ends_the_race_with_results_and_the_table():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await go_race(sockets)
+    await bo.ask(type="give_up")
+    await ana.ask(type="give_up")
+    finished = await ana.next("race_finished")
+    assert [r["place"] for r in finished["results"]] == [1, 1]
+    assert {r["nickname"] for r in finished["table"]} == {"Ana", "Bo"}
+    await close_all(sockets)
+
+
+async def test_a_reconnecting_player_gets_the_board_as_it_was():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await go_race(sockets)
+    code = await db(lambda: Entry.objects.filter(seat__player=players[0]).get().code)()
+    i, j = deal_for(code).plan[0]
+    await ana.ask(type="move", tiles=[i, j], n=0)
+    await ana.close()
+    again = Socket(room.code, players[0])
+    snapshot = await again.open()
+    alive = snapshot["entry"]["board"]["alive"]
+    assert i not in alive and j not in alive and len(alive) == len(deal_for(code).faces) - 2
+    assert all("face" in tile for tile in snapshot["entry"]["board"]["tiles"])
+    await close_all([again, bo])
+
+
+async def test_events_reach_every_socket_in_order_of_version():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    for level in ("relaxed", "steady", "sharp"):
+        await ana.ask(type="add_cpu", level=level)
+    versions = [(await bo.next("lobby"))["v"] for _ in range(3)]
+    assert versions == sorted(versions) and len(set(versions)) == 3
+    await asyncio.sleep(0)
+    await close_all(sockets)
+
+
+def test_actions_module_is_the_only_writer():
+    """The consumer module never saves models itself (DESIGN: one write path)."""
+    import inspect
+
+    from rooms import consumers
+
+    source = inspect.getsource(consumers)
+    assert ".save(" not in source and ".objects.create(" not in source
+    assert actions.play_pair  # the consumer calls these
