@@ -2,7 +2,9 @@
 
 The token is a long random string in a signed, HttpOnly cookie. A visitor gets one the
 first time a page needs a player (not on every request, so crawlers make no rows).
-A websocket cannot set cookies, so pages set it before any socket opens.
+A websocket cannot set cookies, so pages set it before any socket opens; the socket
+reads it from its scope. Both sides sign and check it with the one signer below (not
+Django's signed-cookie helpers, whose salt scheme changes between releases).
 """
 
 from django.conf import settings
@@ -11,16 +13,33 @@ from django.core import signing
 from accounts.models import Player
 
 COOKIE_NAME = "mj_device"
-COOKIE_SALT = "accounts.device-token"
 COOKIE_MAX_AGE = 2 * 365 * 24 * 60 * 60
+_signer = signing.TimestampSigner(salt="accounts.device-token")
+
+
+def sign_device_token(token: str) -> str:
+    return _signer.sign(token)
+
+
+def device_token_from_cookie(value: str | None) -> str | None:
+    """The token in a cookie value, or None when it is missing, forged or too old."""
+    if not value:
+        return None
+    try:
+        return _signer.unsign(value, max_age=COOKIE_MAX_AGE)
+    except signing.BadSignature:
+        return None
+
+
+def _player_with_token(token: str | None) -> Player | None:
+    return Player.objects.filter(device_token=token).first() if token else None
 
 
 def player_for_request(request) -> Player | None:
     """The request's player, or None when it has no valid device token."""
-    if hasattr(request, "_player"):
-        return request._player
-    token = request.get_signed_cookie(COOKIE_NAME, default=None, salt=COOKIE_SALT)
-    request._player = Player.objects.filter(device_token=token).first() if token else None
+    if not hasattr(request, "_player"):
+        token = device_token_from_cookie(request.COOKIES.get(COOKIE_NAME))
+        request._player = _player_with_token(token)
     return request._player
 
 
@@ -33,6 +52,12 @@ def ensure_player(request) -> Player:
     return player
 
 
+def player_from_scope(scope) -> Player | None:
+    """The player of a websocket connection, from the cookie its page set."""
+    token = device_token_from_cookie(scope.get("cookies", {}).get(COOKIE_NAME))
+    return _player_with_token(token)
+
+
 class DeviceCookieMiddleware:
     """Sets (and refreshes) the device cookie on responses to requests that had a player."""
 
@@ -43,25 +68,12 @@ class DeviceCookieMiddleware:
         response = self.get_response(request)
         player = getattr(request, "_player", None)
         if player is not None:
-            response.set_signed_cookie(
+            response.set_cookie(
                 COOKIE_NAME,
-                player.device_token,
-                salt=COOKIE_SALT,
+                sign_device_token(player.device_token),
                 max_age=COOKIE_MAX_AGE,
                 httponly=True,
                 samesite="Lax",
                 secure=settings.SESSION_COOKIE_SECURE,
             )
         return response
-
-
-def player_from_scope(scope) -> Player | None:
-    """The player of a websocket connection, from the cookie its page set."""
-    raw = scope.get("cookies", {}).get(COOKIE_NAME)
-    if not raw:
-        return None
-    try:
-        token = signing.get_cookie_signer(salt=COOKIE_NAME + COOKIE_SALT).unsign(raw)
-    except signing.BadSignature:
-        return None
-    return Player.objects.filter(device_token=token).first()

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from rooms import ranking
 from rooms.boards import board_json
-from rooms.models import Entry, Race, Room, Seat
+from rooms.models import Entry, Move, Race, Room, Seat
 
 
 def iso(moment) -> str | None:
@@ -69,8 +69,19 @@ def results_json(race: Race) -> list[dict]:
             "hints_used": e.hints_used,
             "shuffles_used": e.shuffles_used,
             "level": e.level,
+            "code": e.code,
+            "timeline": timeline(race, e),
         }
         for e in entries
+    ]
+
+
+def timeline(race: Race, entry: Entry) -> list[list[int]]:
+    """[ms since go, progress %] after each pair: the results chart (and replays)."""
+    pairs = entry.moves.filter(kind=Move.Kind.PAIR).values_list("at", flat=True)
+    return [
+        [int((at - race.go_at).total_seconds() * 1000), (k + 1) * 200 // entry.tile_count]
+        for k, at in enumerate(pairs)
     ]
 
 

@@ -4,9 +4,8 @@ import json
 
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
-from django.core import signing
 
-from accounts.identity import COOKIE_NAME, COOKIE_SALT
+from accounts.identity import COOKIE_NAME, sign_device_token
 from accounts.models import Player
 from mahjong.asgi import application
 from rooms import actions
@@ -16,8 +15,7 @@ HOST = (b"host", b"127.0.0.1")
 
 
 def cookie_for(player: Player) -> str:
-    value = signing.get_cookie_signer(salt=COOKIE_NAME + COOKIE_SALT).sign(player.device_token)
-    return f"{COOKIE_NAME}={value}"
+    return f"{COOKIE_NAME}={sign_device_token(player.device_token)}"
 
 
 def room_with(*nicknames, cpus=()):

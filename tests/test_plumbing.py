@@ -12,6 +12,8 @@ from mahjong.asgi import application
 from mahjong.tasks import broadcast_echo
 
 ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
+# The socket stack's auth middleware may read sessions and users from the database.
+pytestmark = pytest.mark.django_db
 
 
 async def connect(path="/ws/echo/", headers=ORIGIN):

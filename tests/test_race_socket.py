@@ -220,3 +220,22 @@ def test_actions_module_is_the_only_writer():
     source = inspect.getsource(consumers)
     assert ".save(" not in source and ".objects.create(" not in source
     assert actions.play_pair  # the consumer calls these
+
+
+async def test_the_cookie_a_page_sets_identifies_the_socket():
+    from django.test import Client
+
+    from accounts.identity import COOKIE_NAME
+
+    def visit_and_join():
+        client = Client()
+        client.post("/rooms/new", {"nickname": "Ana"})
+        return client.cookies[COOKIE_NAME].value
+
+    value = await db(visit_and_join)()
+    code = await db(lambda: Entry._meta.apps.get_model("rooms", "Room").objects.get().code)()
+    socket = Socket(code)
+    socket.ws.scope["headers"].append((b"cookie", f"{COOKIE_NAME}={value}".encode()))
+    snapshot = await socket.open()
+    assert snapshot["you"] is not None and snapshot["you"] == snapshot["room"]["owner_seat"]
+    await socket.close()

@@ -1,0 +1,11 @@
+from django.urls import path
+
+from rooms import views
+
+urlpatterns = [
+    path("", views.rooms_home, name="rooms"),
+    path("new", views.create_room, name="room-create"),
+    path("join", views.join_by_code, name="room-join-by-code"),
+    path("<str:code>/", views.room_page, name="room"),
+    path("<str:code>/join", views.join, name="room-join"),
+]

@@ -1,0 +1,95 @@
+"""Room pages: create, join by link or code, and the room itself (lobby, race, results)."""
+
+from django.http import Http404
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from accounts.identity import ensure_player, player_for_request
+from mahjong.practice_views import strings as board_strings
+from rooms import actions, views_json
+from rooms.models import IDLE_LIMITS, LEVELS, SHUFFLE_PENALTIES, TIME_LIMITS, CpuLevel, Room
+
+
+def rooms_home(request, error=None, status=200):
+    player = player_for_request(request)
+    context = {"nickname": player.nickname if player else "", "error": error}
+    return render(request, "rooms/home.html", context, status=status)
+
+
+@require_POST
+def create_room(request):
+    player = ensure_player(request)
+    try:
+        room = actions.create_room(player, request.POST.get("nickname", ""))
+    except actions.RoomError as error:
+        return rooms_home(request, error.message, status=400)
+    return redirect("room", code=room.code)
+
+
+@require_POST
+def join_by_code(request):
+    code = request.POST.get("code", "").strip().upper()
+    return join(request, code) if code else rooms_home(request, "type a room code", 400)
+
+
+@require_POST
+def join(request, code):
+    player = ensure_player(request)
+    try:
+        room = Room.objects.get(code=code.upper())
+        actions.join_room(player, room.code, request.POST.get("nickname", ""))
+    except Room.DoesNotExist:
+        return rooms_home(request, f"no room has the code {code!r}", status=404)
+    except actions.RoomError as error:
+        return room_page(request, room.code, error=error.message, status=400)
+    return redirect("room", code=room.code)
+
+
+def room_page(request, code, error=None, status=200):
+    room = Room.objects.filter(code=code.upper()).first()
+    if room is None:
+        raise Http404("no room has this code")
+    player = ensure_player(request)  # the socket needs the device cookie set first
+    seat = room.seats.filter(player=player).first()
+    context = {
+        "room": room,
+        "seat": seat,
+        "nickname": player.nickname,
+        "error": error,
+        "choices": rule_choices(),
+        "strings": {**board_strings(), **race_strings()},
+        "initial": views_json.snapshot(room, seat),
+    }
+    return render(request, "rooms/room.html", context, status=status)
+
+
+def rule_choices() -> dict:
+    return {
+        "level": [(level, level.capitalize()) for level in LEVELS],
+        "shuffles": [(n, str(n)) for n in range(11)],
+        "hints": [(n, str(n)) for n in range(11)],
+        "shuffle_penalty_seconds": SHUFFLE_PENALTIES,
+        "time_limit_minutes": TIME_LIMITS,
+        "idle_limit_seconds": IDLE_LIMITS,
+        "cpu_levels": CpuLevel.choices,
+    }
+
+
+def race_strings() -> dict:
+    from django.utils.translation import gettext as _
+
+    return {
+        "you_line": _("You: {place}, {progress}%"),
+        "go": _("Go!"),
+        "waiting": _("Waiting for the owner to start"),
+        "finished": _("finished"),
+        "out": _("out of moves"),
+        "gave_up": _("gave up"),
+        "blocked_shuffle": _("No more moves: shuffle to go on."),
+        "blocked_out": _("No more moves and no shuffle left: you can only give up."),
+        "penalty": _("Shuffle penalty: wait…"),
+        "confirm_give_up": _("Give up this race?"),
+        "reconnecting": _("Connection lost; reconnecting…"),
+        "overtime": _("over time"),
+        "cpu": _("CPU"),
+    }

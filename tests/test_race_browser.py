@@ -1,0 +1,81 @@
+"""Three players race in one room in real Chromium windows (SPEC §6)."""
+
+import pytest
+from playwright.sync_api import expect
+
+from rooms.boards import deal_for
+from rooms.models import Entry
+
+
+@pytest.fixture(autouse=True)
+def short_countdown(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 1
+
+
+def player_page(chromium, width=1000, height=760):
+    context = chromium.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    context.on("dialog", lambda dialog: dialog.accept())
+    return page
+
+
+def tile(page, entry, index):
+    x, y, z = deal_for(entry.code).layout.positions[index]
+    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
+
+
+def play(page, entry, pairs):
+    for i, j in pairs:
+        tile(page, entry, i).click()
+        tile(page, entry, j).click()
+
+
+def entry_of(nickname):
+    return Entry.objects.select_related("seat").get(seat__nickname=nickname)
+
+
+def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_server, chromium):
+    ana, bo, cy = (player_page(chromium) for _ in range(3))
+    ana.goto(f"{asgi_server.url}/rooms/")
+    ana.fill("#create-nickname", "Ana")
+    ana.get_by_role("button", name="Create a room").click()
+    ana.wait_for_url("**/rooms/*/")
+    room_url = ana.url
+    for page, name in ((bo, "Bo"), (cy, "Cy")):
+        page.goto(room_url)
+        page.fill("#join-nickname", name)
+        page.get_by_role("button", name="Join").click()
+    expect(ana.locator("#seats li")).to_have_count(3)
+    ana.select_option("select[name=level]", "beginner")
+    expect(bo.locator("select[name=level]")).to_have_value("beginner")
+    ana.get_by_role("button", name="Start").click()
+
+    for page in (ana, bo, cy):
+        expect(page.locator(".tile[data-face]")).to_have_count(34)
+    plan = deal_for(entry_of("Ana").code).plan
+    play(bo, entry_of("Bo"), plan[:2])
+    expect(ana.locator("#leaders")).to_contain_text("Bo 11%")
+
+    context = bo.context
+    bo.close()  # Bo closes the page mid-race, then comes back from the same device
+    bo = context.new_page()
+    bo.goto(room_url)
+    expect(bo.locator(".tile[data-face]")).to_have_count(34)
+    for i in (*plan[0], *plan[1]):
+        expect(tile(bo, entry_of("Bo"), i)).to_be_hidden()
+    expect(bo.locator("#progress")).to_have_text("11%")
+
+    play(ana, entry_of("Ana"), plan)
+    expect(ana.locator("#message")).to_have_text("finished")
+    for page in (bo, cy):
+        page.get_by_role("button", name="Give up").click()
+    for page in (ana, bo, cy):
+        expect(page.locator("#results")).to_be_visible()
+    rows = ana.locator("#results-rows tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_contain_text("Ana")
+    expect(ana.locator("#progress-chart polyline")).to_have_count(3)
+    expect(ana.locator("#room-table")).to_contain_text("Ana: 2")
+    expect(ana.get_by_role("button", name="Another game")).to_be_visible()
+    expect(bo.get_by_role("button", name="Another game")).to_be_hidden()
