@@ -208,3 +208,23 @@ def test_running_races_keep_their_rules_when_defaults_change():
     defaults.hints = 9
     defaults.save()
     assert Race.objects.get(pk=race.pk).rules["hints"] == 3
+
+
+def test_the_room_page_carries_no_face_before_go(client):
+    from accounts.identity import COOKIE_NAME, sign_device_token
+
+    room, (owner,) = room_with("Ana")
+    actions.start_race(owner, room.code)  # the countdown has just begun
+    client.cookies[COOKIE_NAME] = sign_device_token(owner.device_token)
+    page = client.get(f"/rooms/{room.code}/").content.decode()
+    assert '"x":' in page.replace(" ", "") and '"face"' not in page
+
+
+def test_an_unknown_room_page_is_a_404(client):
+    assert client.get("/rooms/NOPE42/").status_code == 404
+
+
+def test_joining_over_http_with_a_bad_nickname_shows_the_reason(client):
+    room, _ = room_with("Ana")
+    response = client.post(f"/rooms/{room.code}/join", {"nickname": ""})
+    assert response.status_code == 400 and "choose a nickname" in response.content.decode()
