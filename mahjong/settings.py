@@ -96,6 +96,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,
     }
+    # A file, not the default in-memory database: the tests' live server and Celery
+    # worker threads then lock as the real site does instead of failing at once.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test-db.sqlite3")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and task broker ---------------------------------------------
@@ -117,6 +120,13 @@ CHANNEL_LAYERS = {
     },
 }
 
+# --- Races ----------------------------------------------------------------------------
+RACE_COUNTDOWN_SECONDS = 3  # the 3-2-1 before "go" (tests shorten it)
+DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (SPEC §7: fixed)
+CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
+CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
+SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
+
 # --- Celery (worker and periodic scheduler) -------------------------------------------
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
@@ -134,10 +144,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 HEARTBEAT_SECONDS = env_int("HEARTBEAT_SECONDS", 5)
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "mahjong.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
+    "sweep": {"task": "rooms.tasks.sweep", "schedule": SWEEP_SECONDS},
 }
-
-# --- Races ----------------------------------------------------------------------------
-RACE_COUNTDOWN_SECONDS = 3  # the 3-2-1 before "go" (tests shorten it)
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "/static/"

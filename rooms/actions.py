@@ -7,9 +7,11 @@ each publishes its event only after its transaction commits.
 """
 
 import functools
+import random
 import secrets
 from datetime import datetime, timedelta
 
+from celery import current_app
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
@@ -21,7 +23,7 @@ from mahjong.engine.codes import make_code, random_seed
 from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
-from rooms import events, ranking
+from rooms import cpu, events, ranking
 from rooms.boards import deal_for, position_of, store_position
 from rooms.models import (
     LEVELS,
@@ -227,6 +229,7 @@ def start_race(player: Player, code: str, now=None, seed=None) -> Race:
             codes[level] = make_code(number, random_seed() if seed is None else seed)
         _new_entry(race, seat, level, codes[level])
     events.publish_race_started(room, race)
+    _start_cpu_chains(race, seats)
     return race
 
 
@@ -268,11 +271,8 @@ def _playing_entry(room: Room, seat: Seat, now: datetime) -> Entry:
     return entry
 
 
-def _seat_of(room: Room, player: Player | None, seat_id=None) -> Seat:
-    if player is not None:
-        seat = room.seats.filter(player=player).first()
-    else:  # a CPU acting for a seat
-        seat = room.seats.filter(pk=seat_id).first()
+def _seat_of(room: Room, player: Player | None) -> Seat:
+    seat = room.seats.filter(player=player).first() if player is not None else None
     if seat is None:
         raise RoomError("you have no seat in this room", "no_seat")
     return seat
@@ -285,15 +285,20 @@ def _acted(entry: Entry, now: datetime, by_cpu: bool) -> None:
 
 
 @race_action
-def play_pair(player, code, tiles, n, now=None, seat_id=None, by_cpu=False) -> Entry:
+def play_pair(player, code, tiles, n, now=None) -> Entry:
     """Remove a pair: checked by the engine, stored, then announced. `n` is the number
     of pairs the client has seen removed; a retry of an acknowledged move is a no-op."""
     room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    entry = _playing_entry(room, _seat_of(room, player), now)
     i, j = _pair(tiles)
     n = _whole(n, "n")
     if n == entry.pairs_removed - 1 and _last_pair(entry) == [i, j]:
         return entry
+    return remove_pair(room, entry, i, j, n, now, by_cpu=False)
+
+
+def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry:
+    """The one write path of a pair, for players and CPUs (room and entry locked)."""
     if n != entry.pairs_removed:
         raise RoomError(f"out of date: {entry.pairs_removed} pairs are removed, not {n}", "stale")
     if entry.penalty_until and now < entry.penalty_until:
@@ -347,10 +352,10 @@ def _every_human_done(race: Race) -> bool:
 
 
 @race_action
-def use_hint(player, code, now=None, seat_id=None) -> tuple[int, int] | None:
+def use_hint(player, code, now=None) -> tuple[int, int] | None:
     """The hinted pair (SPEC §4), shown to this player only; counted against the limit."""
     room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    entry = _playing_entry(room, _seat_of(room, player), now)
     if entry.hints_used >= entry.race.rules["hints"]:
         raise RoomError("no hints left", "no_hints")
     found = engine_hint(position_of(entry), time_limit=HINT_TIME_LIMIT_SECONDS)
@@ -363,10 +368,14 @@ def use_hint(player, code, now=None, seat_id=None) -> tuple[int, int] | None:
 
 
 @race_action
-def shuffle(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
-    """Only while blocked, within the limit; the penalty pause starts now (SPEC §4)."""
+def shuffle(player, code, now=None) -> Entry:
     room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    entry = _playing_entry(room, _seat_of(room, player), now)
+    return shuffle_entry(room, entry, now, by_cpu=False)
+
+
+def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
+    """Only while blocked, within the limit; the penalty pause starts now (SPEC §4)."""
     rules = entry.race.rules
     if entry.shuffles_used >= rules["shuffles"]:
         raise RoomError("no shuffles left", "no_shuffles")
@@ -390,14 +399,147 @@ def shuffle(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
 
 
 @race_action
-def give_up(player, code, now=None, seat_id=None, by_cpu=False) -> Entry:
+def give_up(player, code, now=None) -> Entry:
     room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player, seat_id), now)
+    entry = _playing_entry(room, _seat_of(room, player), now)
+    return give_up_entry(room, entry, now, by_cpu=False)
+
+
+def give_up_entry(room, entry, now, by_cpu: bool) -> Entry:
     entry.status = Entry.Status.GAVE_UP
     _acted(entry, now, by_cpu)
     entry.save()
     _after_entry_change(room, entry.race, now)
     return entry
+
+
+# --- CPU players (DESIGN: chains of short, idempotent tasks) ---------------------------
+def schedule_cpu_step(code: str, seat_id: int, step: int, delay_seconds: float) -> None:
+    """Queue a CPU step once the current transaction commits (never for a rolled-back
+    change). By name, so this module need not import the tasks that import it."""
+    delay = max(0.0, delay_seconds * settings.CPU_DELAY_SCALE)
+    args = [code, seat_id, step]
+    transaction.on_commit(
+        lambda: current_app.send_task("rooms.tasks.cpu_step", args=args, countdown=delay)
+    )
+
+
+def _cpu_profile(entry: Entry) -> cpu.Profile:
+    # A CPU standing in for an absent human plays at the middle level.
+    return cpu.PROFILES.get(entry.seat.cpu_level, cpu.PROFILES["steady"])
+
+
+@race_action
+def cpu_act(player, code, seat_id, step, now=None) -> Entry | None:
+    """One step of a CPU seat (or of a CPU standing in for an away human): think, act
+    through the same write paths as humans, and schedule the next step. Runs only as the
+    board's step cpu_step + 1: a duplicate or stale delivery does nothing."""
+    room = locked_room(code)
+    race = room.current_race()
+    if race is None or race.status != Race.Status.RUNNING:
+        return None
+    if now >= race.cut_off_at:
+        raise RaceOver("the race is over", "race_over")
+    entry = race.entries.select_for_update().select_related("seat").filter(seat_id=seat_id)
+    entry = entry.first()
+    if entry is None or entry.status != Entry.Status.PLAYING or step != entry.cpu_step + 1:
+        return None
+    if not (entry.seat.is_cpu or entry.cpu_control):
+        return None  # the human is back
+    entry.cpu_step = step
+    profile = _cpu_profile(entry)
+    rng = random.Random(f"{entry.pk}:{step}")
+    wait = max(race.go_at, entry.penalty_until or race.go_at) - now
+    if wait.total_seconds() > 0:  # too early: try again when the board takes taps
+        entry.save(update_fields=["cpu_step"])
+        schedule_cpu_step(code, seat_id, step + 1, wait.total_seconds() / settings.CPU_DELAY_SCALE)
+        return entry
+    entry = _cpu_move(room, entry, profile, now, rng)
+    if entry.status == Entry.Status.PLAYING:
+        open_pairs = len(position_of(entry).playable_pairs())
+        schedule_cpu_step(code, seat_id, step + 1, cpu.think_seconds(profile, open_pairs, rng))
+    return entry
+
+
+def _cpu_move(room: Room, entry: Entry, profile, now, rng) -> Entry:
+    shuffles_left = entry.race.rules["shuffles"] - entry.shuffles_used
+    decision = cpu.choose(position_of(entry), profile, shuffles_left, rng)
+    if decision.kind == "pair":
+        i, j = decision.pair
+        return remove_pair(room, entry, i, j, entry.pairs_removed, now, by_cpu=True)
+    if decision.kind == "shuffle":
+        return shuffle_entry(room, entry, now, by_cpu=True)
+    return give_up_entry(room, entry, now, by_cpu=True)
+
+
+def _start_cpu_chains(race: Race, seats: list[Seat]) -> None:
+    rng = random.Random()
+    for seat in seats:
+        if seat.is_cpu:
+            think = cpu.think_seconds(cpu.PROFILES[seat.cpu_level], 8, rng)
+            countdown = (race.go_at - race.started_at).total_seconds()
+            schedule_cpu_step(
+                race.room.code, seat.pk, 1, countdown / settings.CPU_DELAY_SCALE + think
+            )
+
+
+# --- the sweeper (DESIGN: deadlines live in the database) -------------------------------
+def sweep(now=None) -> dict:
+    """Close what is due: races past their cut-off, away or idle humans (a CPU takes the
+    seat), stalled CPU chains (a worker died). Each row is claimed with a conditional
+    update, so two sweepers never act twice. Returns what it did, for logs and tests."""
+    now = now or timezone.now()
+    due = Race.objects.filter(status=Race.Status.RUNNING, cut_off_at__lte=now)
+    closed = [code for code in due.values_list("room__code", flat=True) if close_if_due(code, now)]
+    playing = Entry.objects.filter(
+        race__status=Race.Status.RUNNING, race__go_at__lte=now, status=Entry.Status.PLAYING
+    ).select_related("race__room", "seat")
+    taken_over, kicked = [], []
+    for entry in playing:
+        if _away_or_idle(entry, now) and _claim_takeover(entry, now):
+            taken_over.append(entry.pk)
+        elif _cpu_plays(entry) and _stalled(entry, now) and _claim_kick(entry, now):
+            kicked.append(entry.pk)
+    return {"closed": closed, "taken_over": taken_over, "kicked": kicked}
+
+
+def _cpu_plays(entry: Entry) -> bool:
+    return entry.seat.is_cpu or entry.cpu_control
+
+
+def _away_or_idle(entry: Entry, now) -> bool:
+    if _cpu_plays(entry):
+        return False
+    grace = timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
+    seen = entry.seat.last_seen_at or entry.race.go_at
+    idle_limit = entry.race.rules["idle_limit_seconds"]
+    last = entry.last_action_at or entry.race.go_at
+    return now - seen > grace or bool(idle_limit and now - last > timedelta(seconds=idle_limit))
+
+
+def _stalled(entry: Entry, now) -> bool:
+    last = max(entry.last_action_at or entry.race.go_at, entry.cpu_kicked_at or entry.race.go_at)
+    return now - last > timedelta(seconds=settings.CPU_STALL_SECONDS)
+
+
+def _claim_takeover(entry: Entry, now) -> bool:
+    claimed = Entry.objects.filter(pk=entry.pk, cpu_control=False).update(
+        cpu_control=True, cpu_kicked_at=now
+    )
+    if claimed:
+        with transaction.atomic():
+            schedule_cpu_step(entry.race.room.code, entry.seat_id, entry.cpu_step + 1, 0.5)
+    return bool(claimed)
+
+
+def _claim_kick(entry: Entry, now) -> bool:
+    claimed = Entry.objects.filter(pk=entry.pk, cpu_kicked_at=entry.cpu_kicked_at).update(
+        cpu_kicked_at=now
+    )
+    if claimed:
+        with transaction.atomic():
+            schedule_cpu_step(entry.race.room.code, entry.seat_id, entry.cpu_step + 1, 0)
+    return bool(claimed)
 
 
 # --- the end ---------------------------------------------------------------------------

@@ -180,6 +180,10 @@ class Entry(models.Model):
     penalty_until = models.DateTimeField(null=True, blank=True)
     last_action_at = models.DateTimeField(null=True, blank=True)
     cpu_control = models.BooleanField(default=False)  # a CPU plays for an absent human
+    # The last CPU step taken on this board: a step runs only as cpu_step + 1, so a
+    # duplicate delivery of a task (or a second chain) finds it taken and does nothing.
+    cpu_step = models.PositiveIntegerField(default=0)
+    cpu_kicked_at = models.DateTimeField(null=True, blank=True)  # last (re)start of a chain
     place = models.PositiveSmallIntegerField(null=True, blank=True)
     points = models.DecimalField(max_digits=4, decimal_places=1, null=True, blank=True)
 

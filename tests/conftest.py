@@ -89,6 +89,7 @@ def celery_worker(transactional_db):
     """A real Celery worker consuming from the real broker, in a thread of this process."""
     from mahjong.celery import app
 
+    app.control.purge()  # tasks left queued by earlier tests point at rows now gone
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker:
         yield worker
 

@@ -1,0 +1,125 @@
+"""CPU opponents and the deadline sweeper on a real Celery worker and real Redis."""
+
+import time
+from datetime import timedelta
+
+import pytest
+from celery.contrib.testing.worker import start_worker
+from django.utils import timezone
+
+from mahjong.celery import app
+from rooms import actions
+from rooms.boards import deal_for
+from rooms.models import Entry, Move, Race
+from tests.rooms_helpers import room_with
+
+CPU_LEVELS = ["relaxed", "steady", "sharp"]
+
+
+@pytest.fixture(autouse=True)
+def fast_races(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 0.2
+    settings.CPU_DELAY_SCALE = 0.005
+
+
+def wait_for(condition, seconds=60):
+    deadline = time.monotonic() + seconds
+    while not condition():
+        states = list(Entry.objects.values_list("seat__nickname", "pairs_removed", "status"))
+        assert time.monotonic() < deadline, f"timed out waiting for the worker: {states}"
+        time.sleep(0.1)
+
+
+def cpu_entries(race):
+    return Entry.objects.filter(race=race, seat__player__isnull=True)
+
+
+def cpus_done(race):
+    return not cpu_entries(race).filter(status=Entry.Status.PLAYING).exists()
+
+
+def assert_each_move_once(race):
+    for entry in race.entries.all():
+        numbers = list(entry.moves.filter(kind=Move.Kind.PAIR).values_list("number", flat=True))
+        assert numbers == list(range(entry.pairs_removed)), entry
+
+
+def test_three_cpus_play_their_race_to_the_end_and_rank(celery_worker):
+    room, (ana,) = room_with("Ana", cpus=CPU_LEVELS)
+    actions.update_rules(ana, room.code, {"level": "beginner"})
+    race = actions.start_race(ana, room.code)
+    wait_for(lambda: cpus_done(race))
+    assert all(e.pairs_removed > 0 for e in cpu_entries(race))
+    actions.give_up(ana, room.code)
+    race.refresh_from_db()
+    assert race.status == Race.Status.FINISHED
+    places = dict(race.entries.values_list("seat__nickname", "place"))
+    assert places["Ana"] == 4  # gave up: last
+    assert sorted(places.values()) == [1, 2, 3, 4] or len(set(places.values())) < 4
+    assert_each_move_once(race)
+
+
+def test_a_worker_stopped_mid_race_loses_and_doubles_nothing(transactional_db, settings):
+    settings.CPU_DELAY_SCALE = 0.02
+    app.control.purge()
+    room, (ana,) = room_with("Ana", cpus=CPU_LEVELS)
+    actions.update_rules(ana, room.code, {"level": "beginner"})
+    race = actions.start_race(ana, room.code)
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        wait_for(lambda: sum(e.pairs_removed for e in cpu_entries(race)) >= 3)
+    halfway = {e.pk: e.pairs_removed for e in cpu_entries(race)}
+    # The sweeper restarts chains that went quiet (a worker killed with tasks in hand).
+    later = timezone.now() + timedelta(seconds=settings.CPU_STALL_SECONDS + 1)
+    actions.seat_seen(room.seats.get(player=ana).pk, now=later)  # Ana is still here
+    done = actions.sweep(now=later)
+    assert done["kicked"] and not done["taken_over"]
+    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
+        wait_for(lambda: cpus_done(race))
+    for entry in cpu_entries(race):
+        assert entry.pairs_removed >= halfway[entry.pk]
+    assert_each_move_once(race)
+
+
+def test_the_sweeper_closes_a_race_at_its_cut_off(transactional_db):
+    room, (ana, bo) = room_with("Ana", "Bo")
+    race = actions.start_race(ana, room.code)
+    assert actions.sweep(now=race.cut_off_at - timedelta(seconds=1))["closed"] == []
+    assert actions.sweep(now=race.cut_off_at)["closed"] == [room.code]
+    race.refresh_from_db()
+    assert race.status == Race.Status.FINISHED
+    assert actions.sweep(now=race.cut_off_at + timedelta(seconds=5))["closed"] == []
+
+
+def test_a_cpu_takes_an_away_seat_until_the_player_acts_again(transactional_db):
+    room, (ana, bo) = room_with("Ana", "Bo")
+    race = actions.start_race(ana, room.code)
+    actions.seat_seen(room.seats.get(player=ana).pk, now=race.go_at + timedelta(seconds=25))
+    done = actions.sweep(now=race.go_at + timedelta(seconds=31))
+    bo_entry = Entry.objects.get(race=race, seat__player=bo)
+    assert done["taken_over"] == [bo_entry.pk]
+    assert bo_entry.cpu_control
+    assert actions.sweep(now=race.go_at + timedelta(seconds=32))["taken_over"] == []
+    pair = list(deal_for(bo_entry.code).plan[0])
+    actions.play_pair(bo, room.code, pair, 0, now=race.go_at + timedelta(seconds=33))
+    assert not Entry.objects.get(pk=bo_entry.pk).cpu_control
+
+
+def test_past_the_idle_limit_a_cpu_plays_the_seat(transactional_db):
+    room, (ana,) = room_with("Ana")
+    actions.update_rules(ana, room.code, {"idle_limit_seconds": 30})
+    race = actions.start_race(ana, room.code)
+    seat = room.seats.get(player=ana).pk
+    actions.seat_seen(seat, now=race.go_at + timedelta(seconds=40))  # connected, but idle
+    assert actions.sweep(now=race.go_at + timedelta(seconds=29))["taken_over"] == []
+    assert len(actions.sweep(now=race.go_at + timedelta(seconds=41))["taken_over"]) == 1
+
+
+def test_a_duplicate_cpu_step_does_nothing(transactional_db):
+    room, (ana,) = room_with("Ana", cpus=["sharp"])
+    race = actions.start_race(ana, room.code)
+    seat = room.seats.get(cpu_level="sharp").pk
+    now = race.go_at + timedelta(seconds=1)
+    first = actions.cpu_act(None, room.code, seat, 1, now=now)
+    assert first.pairs_removed == 1
+    assert actions.cpu_act(None, room.code, seat, 1, now=now) is None
+    assert Entry.objects.get(pk=first.pk).pairs_removed == 1
