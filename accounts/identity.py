@@ -8,6 +8,7 @@ A websocket cannot set cookies, so pages set it before any socket opens.
 from django.conf import settings
 from django.core import signing
 
+from accounts import actions
 from accounts.models import Player
 
 COOKIE_NAME = "mj_device"
@@ -19,18 +20,38 @@ def player_for_request(request) -> Player | None:
     """The request's player, or None when it has no valid device token."""
     if hasattr(request, "_player"):
         return request._player
-    token = request.get_signed_cookie(COOKIE_NAME, default=None, salt=COOKIE_SALT)
+    token = token_from_cookie(request.COOKIES.get(COOKIE_NAME))
     request._player = Player.objects.filter(device_token=token).first() if token else None
     return request._player
 
 
 def ensure_player(request) -> Player:
-    """The request's player, created when the device has none (or a forged token)."""
+    """The request's player, created when the device has none (or a forged token).
+
+    When someone is signed in, it is always the account's player: a device cookie that
+    does not match (signed in through the admin, or the cookie was cleared) is merged
+    or replaced, so records never land beside the account.
+    """
     player = player_for_request(request)
-    if player is None:
-        player = Player.objects.create()
-        request._player = player
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        if player is None or player.user_id != user.pk:
+            player = use_player(request, actions.sign_in_device(user, player))
+    elif player is None:
+        player = use_player(request, Player.objects.create())
     return player
+
+
+def use_player(request, player: Player) -> Player:
+    """From now on the request (and the device cookie set on its response) is `player`."""
+    request._player = player
+    return player
+
+
+def forget_device(request, response) -> None:
+    """After signing out: the device plays as a new anonymous player from its next page."""
+    request._player = None
+    response.delete_cookie(COOKIE_NAME, samesite="Lax")
 
 
 class DeviceCookieMiddleware:
@@ -43,10 +64,9 @@ class DeviceCookieMiddleware:
         response = self.get_response(request)
         player = getattr(request, "_player", None)
         if player is not None:
-            response.set_signed_cookie(
+            response.set_cookie(
                 COOKIE_NAME,
-                player.device_token,
-                salt=COOKIE_SALT,
+                signed_token(player.device_token),
                 max_age=COOKIE_MAX_AGE,
                 httponly=True,
                 samesite="Lax",
@@ -57,11 +77,25 @@ class DeviceCookieMiddleware:
 
 def player_from_scope(scope) -> Player | None:
     """The player of a websocket connection, from the cookie its page set."""
-    raw = scope.get("cookies", {}).get(COOKIE_NAME)
+    token = token_from_cookie(scope.get("cookies", {}).get(COOKIE_NAME))
+    return Player.objects.filter(device_token=token).first() if token else None
+
+
+# One signer for HTTP requests and websocket scopes alike. (Django 6.1 changed the salt
+# of set_signed_cookie, and a scope has no request to call get_signed_cookie on.)
+def _signer() -> signing.Signer:
+    return signing.Signer(salt=COOKIE_SALT)
+
+
+def signed_token(token: str) -> str:
+    return _signer().sign(token)
+
+
+def token_from_cookie(raw: str | None) -> str | None:
+    """The device token in a cookie value, or None when missing or forged."""
     if not raw:
         return None
     try:
-        token = signing.get_cookie_signer(salt=COOKIE_NAME + COOKIE_SALT).unsign(raw)
+        return _signer().unsign(raw)
     except signing.BadSignature:
         return None
-    return Player.objects.filter(device_token=token).first()

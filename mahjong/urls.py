@@ -1,5 +1,5 @@
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
 
 from mahjong import practice_views, views
 
@@ -16,5 +16,6 @@ urlpatterns = [
     path("play/api/resume", practice_views.resume, name="play-resume"),
     path("play/<str:code>/", practice_views.play, name="play-code"),
     path("records/", practice_views.records_page, name="records"),
+    path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]
