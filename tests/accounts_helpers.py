@@ -1,6 +1,7 @@
 """Named helpers for accounts tests: players, accounts and finished games made directly."""
 
 import datetime
+import uuid
 
 from django.contrib.auth import get_user_model
 from django.utils import timezone
@@ -11,6 +12,9 @@ from mahjong.models import SoloGame
 from tests.practice_helpers import BEGINNER_CODE
 
 PASSWORD = "tile-pairs-4-ever"
+# The real hasher takes a good fraction of a second per guess, by design; the throttle
+# tests make dozens of them.
+FAST_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 
 def make_account(username="mei", password=PASSWORD, email="mei@example.org"):
@@ -52,3 +56,34 @@ def device_player(client) -> Player:
 
 def log_in(client, username="mei", password=PASSWORD, **extra):
     return client.post("/accounts/login/", {"username": username, "password": password}, **extra)
+
+
+class FakeClock:
+    """A clock the test moves by hand: the throttle never makes a test sleep."""
+
+    def __init__(self, now=1_000_000.0):
+        self.now = now
+
+    def __call__(self):
+        return self.now
+
+    def advance(self, seconds):
+        self.now += seconds
+
+
+def fresh_throttle_cache():
+    """The real Redis cache, under a prefix of its own, so no count leaks between tests."""
+    from django.conf import settings
+    from django.core.cache.backends.redis import RedisCache
+
+    return RedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"test-{uuid.uuid4().hex}"})
+
+
+def use_fresh_throttle(monkeypatch):
+    """The login form's throttle on a fresh cache and a fake clock (`throttle.clock`)."""
+    from accounts.forms import ThrottledLoginForm
+    from accounts.throttle import LoginThrottle
+
+    fresh = LoginThrottle(cache=fresh_throttle_cache(), clock=FakeClock())
+    monkeypatch.setattr(ThrottledLoginForm, "throttle", fresh)
+    return fresh
