@@ -1,8 +1,10 @@
 """The profile and the nickname: what a player sees of themself and of others."""
 
+import re
+
 import pytest
 
-from accounts import actions
+from accounts import actions, charts
 from accounts.models import Player
 from tests.accounts_helpers import device_player, won_game
 
@@ -84,3 +86,43 @@ def test_a_merged_device_player_redirects_to_the_account_player(client):
     husk = Player.objects.create(merged_into=account)
     response = client.get(f"/players/{husk.pk}/")
     assert response.status_code == 302 and response.url == f"/players/{account.pk}/"
+
+
+def rated_races(player, rival, results):
+    for race, place in enumerate(results, start=1):
+        actions.record_rated_result([(player, place), (rival, 3 - place)], race_ref=race)
+
+
+def test_the_profile_shows_the_rating_with_its_history_as_an_svg_chart(client):
+    player, rival = Player.objects.create(nickname="Mei"), Player.objects.create()
+    rated_races(player, rival, [1, 1, 2])
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert '<svg class="chart" id="rating-chart"' in page
+    points = re.search(r'<polyline points="([^"]+)"', page)[1].split()
+    assert len(points) == 4  # the start, then one point per race
+    assert "3 rated races" in page and "Provisional" in page
+    assert page.count("/2</td>") == 3  # place/field size rows of the history table
+    assert "<script" not in page.split('id="rating"')[1].split("</section>")[0]
+
+
+def test_the_chart_puts_higher_ratings_higher_and_stays_in_its_box():
+    chart = charts.line_chart([1500, 1530, 1560, 1480])
+    points = [tuple(map(float, p.split(","))) for p in chart.points.split()]
+    xs, ys = zip(*points, strict=True)
+    assert list(xs) == sorted(xs)
+    assert ys[2] < ys[1] < ys[0] < ys[3]  # SVG y grows downwards
+    assert all(0 <= x <= chart.width for x in xs) and all(0 <= y <= chart.height for y in ys)
+    assert (chart.low, chart.high) == (1480, 1560)
+
+
+def test_a_flat_or_single_point_history_still_draws_inside_the_box():
+    chart = charts.line_chart([1500])
+    assert chart.count == 1 and chart.low < 1500 < chart.high
+    assert charts.line_chart([]) is None
+
+
+def test_an_unrated_player_is_told_the_starting_rating(client):
+    player = Player.objects.create(nickname="Mei")
+    page = client.get(f"/players/{player.pk}/").content.decode()
+    assert "Not rated yet: ranked races start everyone at 1500." in page
+    assert "<svg" not in page
