@@ -5,8 +5,12 @@ from django import forms
 from django.contrib import admin
 
 from accounts import actions
+from accounts.forms import ThrottledAdminLoginForm
 from accounts.models import Player, Rating, RatingChange
 from mahjong.models import SoloGame
+
+# The admin's login is the most valuable one to guess: the same throttle guards it.
+admin.site.login_form = ThrottledAdminLoginForm
 
 
 class HistoryAdmin(admin.ModelAdmin):

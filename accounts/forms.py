@@ -1,4 +1,5 @@
 from django import forms
+from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 
 from accounts import actions
@@ -31,8 +32,8 @@ class SignUpForm(UserCreationForm):
         fields = ("username", "email")
 
 
-class ThrottledLoginForm(AuthenticationForm):
-    """Django's login form, refusing early after too many failures (accounts.throttle)."""
+class ThrottleMixin:
+    """Refuses a login form early after too many failures (accounts.throttle)."""
 
     throttle = LoginThrottle()
 
@@ -49,3 +50,11 @@ class ThrottledLoginForm(AuthenticationForm):
             raise
         self.throttle.succeeded(username)
         return cleaned
+
+
+class ThrottledLoginForm(ThrottleMixin, AuthenticationForm):
+    pass
+
+
+class ThrottledAdminLoginForm(ThrottleMixin, AdminAuthenticationForm):
+    pass

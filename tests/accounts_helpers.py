@@ -81,9 +81,9 @@ def fresh_throttle_cache():
 
 def use_fresh_throttle(monkeypatch):
     """The login form's throttle on a fresh cache and a fake clock (`throttle.clock`)."""
-    from accounts.forms import ThrottledLoginForm
+    from accounts.forms import ThrottleMixin
     from accounts.throttle import LoginThrottle
 
     fresh = LoginThrottle(cache=fresh_throttle_cache(), clock=FakeClock())
-    monkeypatch.setattr(ThrottledLoginForm, "throttle", fresh)
+    monkeypatch.setattr(ThrottleMixin, "throttle", fresh)
     return fresh

@@ -90,6 +90,14 @@ def test_a_success_clears_the_usernames_failures(client, throttle):
     assert log_in(client).status_code == 302
 
 
+def test_the_admin_login_is_throttled_too(client, throttle, admin_user):
+    for _ in range(MAX_FAILURES_PER_USERNAME):
+        client.post("/admin/login/", {"username": "admin", "password": "wrong-guess"})
+    response = client.post("/admin/login/", {"username": "admin", "password": "password"})
+    assert "Too many failed sign-in attempts" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
 def test_the_wait_counts_from_the_oldest_failure_that_still_blocks():
     clock = FakeClock()
     counts = LoginThrottle(cache=fresh_throttle_cache(), clock=clock)
