@@ -63,7 +63,8 @@ def sign_in_device(user, device_player: Player | None) -> Player:
     if device is not None and device.user_id == user.pk:
         return device
     if device is None or device.user_id is not None or device.merged_into_id is not None:
-        return account_player or Player.objects.create(user=user)
+        # get_or_create: two first sign-ins at once must not make two account players.
+        return account_player or Player.objects.get_or_create(user=user)[0]
     if account_player is None:
         device.user = user
         device.save(update_fields=["user"])

@@ -1,6 +1,10 @@
 """Optional accounts with Django auth: sign up, log in, log out, password reset by e-mail."""
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,6 +18,7 @@ from tests.accounts_helpers import (
     use_fresh_throttle,
 )
 
+ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("throttle")]
 
 
@@ -112,11 +117,25 @@ def test_a_used_or_forged_reset_link_is_refused_clearly(client):
     assert "This link is not valid any more" in page
 
 
+def configured_mailer(**environment) -> str:
+    """The mail backend the settings choose in a fresh process with this environment."""
+    code = "import mahjong.settings as s; print(s.MAILERS['default']['BACKEND'])"
+    env = {name: value for name, value in os.environ.items() if name != "EMAIL_HOST"}
+    env.update(DEBUG="0", **environment)
+    done = subprocess.run(
+        [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
 def test_mail_is_printed_on_the_console_without_an_smtp_host():
-    from django.conf import settings
+    assert configured_mailer() == "django.core.mail.backends.console.EmailBackend"
 
-    # The test runner swaps in its own outbox; the setting as configured is what counts.
-    import mahjong.settings as configured
 
-    assert configured.MAILERS["default"]["BACKEND"].endswith("console.EmailBackend")
-    assert settings.DEFAULT_FROM_EMAIL
+def test_mail_goes_by_smtp_when_a_host_is_set():
+    smtp = "django.core.mail.backends.smtp.EmailBackend"
+    assert configured_mailer(EMAIL_HOST="smtp.example.org") == smtp
+    # In development (DEBUG) mail stays on the console even with a host set.
+    console = "django.core.mail.backends.console.EmailBackend"
+    assert configured_mailer(EMAIL_HOST="smtp.example.org", DEBUG="1") == console
