@@ -121,7 +121,7 @@ def configured_mailer(**environment) -> str:
     """The mail backend the settings choose in a fresh process with this environment."""
     code = "import mahjong.settings as s; print(s.MAILERS['default']['BACKEND'])"
     env = {name: value for name, value in os.environ.items() if name != "EMAIL_HOST"}
-    env.update(DEBUG="0", **environment)
+    env.update({"DEBUG": "0", **environment})
     done = subprocess.run(
         [sys.executable, "-c", code], env=env, cwd=ROOT, capture_output=True, text=True
     )
