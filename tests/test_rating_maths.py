@@ -125,7 +125,7 @@ def test_equally_rated_players_in_the_same_group_change_equally(field, rating, p
 
 
 @given(fields)
-def test_a_better_place_never_gains_less_between_equally_rated_players(field):
+def test_a_better_place_gains_more_than_a_worse_one_between_equally_rated_players(field):
     standings = [*as_standings(field), ("better", 1500, 1), ("worse", 1500, 6)]
     changes = rating_changes(standings)
     assert changes["better"] > changes["worse"]
