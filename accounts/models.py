@@ -2,6 +2,9 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
+
+from accounts import ratings
 
 NICKNAME_MAX_LENGTH = 24
 
@@ -14,7 +17,8 @@ class Player(models.Model):
     """Someone playing from a device: no sign-up, a nickname and a device token.
 
     The token lives in a signed, HttpOnly cookie; records, statistics and seats hang on
-    the player. Signing in later attaches the player to an account.
+    the player. Signing in attaches the player to an account, or merges it into the
+    account's player (one per account) and keeps it as an empty husk, `merged_into`.
     """
 
     device_token = models.CharField(max_length=64, unique=True, default=new_device_token)
@@ -26,8 +30,82 @@ class Player(models.Model):
         on_delete=models.SET_NULL,
         related_name="players",
     )
+    merged_into = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="merged_devices",
+        help_text="The account's player this device's records were moved to.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(auto_now=True)
 
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user"], condition=Q(user__isnull=False), name="one_player_per_account"
+            ),
+        ]
+
     def __str__(self):
+        return self.display_name
+
+    @property
+    def display_name(self) -> str:
         return self.nickname or f"Player {self.pk}"
+
+    @property
+    def has_account(self) -> bool:
+        return self.user_id is not None
+
+
+class Rating(models.Model):
+    """A player's current rating for ranked races (SPEC §6); see accounts/ratings.py."""
+
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
+    value = models.FloatField(default=ratings.START_RATING)
+    games = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["-value"])]
+
+    def __str__(self):
+        return f"{self.player}: {self.shown}"
+
+    @property
+    def shown(self) -> int:
+        return round(self.value)
+
+    @property
+    def provisional(self) -> bool:
+        return ratings.is_provisional(self.games)
+
+
+class RatingChange(models.Model):
+    """One rated race of one player: the history behind a Rating, never edited."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
+    before = models.FloatField()
+    after = models.FloatField()
+    place = models.PositiveSmallIntegerField(help_text="1 is first; tied players share it.")
+    field_size = models.PositiveSmallIntegerField(help_text="Human players in the race.")
+    # The race this came from. A plain number until rooms/ has a Race model to point at;
+    # then it becomes a foreign key in a migration of its own.
+    race_ref = models.PositiveBigIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "race_ref"], name="one_change_per_race"),
+        ]
+        indexes = [models.Index(fields=["player", "created_at"])]
+
+    def __str__(self):
+        return f"{self.player}: {round(self.before)} → {round(self.after)}"
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before

@@ -80,3 +80,9 @@ def totals(rows: list[LayoutStatistics]) -> dict:
         "win_rate": round(100 * won / games) if games else 0,
         "hints_used": sum(row.hints_used for row in rows),
     }
+
+
+def recent_races(player) -> list:
+    """The player's last races for the profile. Empty until rooms/ stores race results;
+    then this reads the player's seats, newest first."""
+    return []

@@ -108,9 +108,10 @@ class MoveResult:
 @transaction.atomic
 def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
     """Remove the pair (i, j) as move number `move_number` (0-based)."""
-    game = _locked_game(player, game_id)
+    # Malformed input is refused first, whatever game it names.
     i, j = sorted((_as_int(i), _as_int(j)))
     move_number = _as_int(move_number)
+    game = _locked_game(player, game_id)
     # A retried request (the answer was lost on the way) is acknowledged again.
     if move_number == len(game.moves) - 1 and game.moves[-1] == [i, j]:
         return MoveResult(game, position_of(game), repeated=True)

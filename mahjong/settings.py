@@ -127,6 +127,15 @@ CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
 
+# Shared by every web process, so the login throttle counts across all of them.
+CACHES = {
+    "default": {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": "mahjong-cache",
+    },
+}
+
 # --- Celery (worker and periodic scheduler) -------------------------------------------
 CELERY_BROKER_URL = REDIS_URL
 CELERY_RESULT_BACKEND = None
@@ -146,6 +155,40 @@ CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "mahjong.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
     "sweep": {"task": "rooms.tasks.sweep", "schedule": SWEEP_SECONDS},
 }
+
+# --- Accounts and e-mail --------------------------------------------------------------
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "me"
+LOGOUT_REDIRECT_URL = "home"
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    for name in (
+        "UserAttributeSimilarityValidator",
+        "MinimumLengthValidator",
+        "CommonPasswordValidator",
+        "NumericPasswordValidator",
+    )
+]
+# Password-reset mail goes out by SMTP when EMAIL_HOST is set; otherwise (development)
+# it is printed on the console. Django 6.1's MAILERS, not the deprecated EMAIL_* settings.
+_email_host = env("EMAIL_HOST")
+DEFAULT_FROM_EMAIL = env("DEFAULT_FROM_EMAIL", "mahjong@localhost")
+if _email_host and not DEBUG:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": _email_host,
+                "port": env_int("EMAIL_PORT", 587),
+                "username": env("EMAIL_HOST_USER"),
+                "password": env("EMAIL_HOST_PASSWORD"),
+                "use_tls": env_bool("EMAIL_USE_TLS", True),
+                "timeout": 10,
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
 
 # --- Static files ---------------------------------------------------------------------
 STATIC_URL = "/static/"

@@ -17,5 +17,6 @@ urlpatterns = [
     path("play/<str:code>/", practice_views.play, name="play-code"),
     path("records/", practice_views.records_page, name="records"),
     path("rooms/", include("rooms.urls")),
+    path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]

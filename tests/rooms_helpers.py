@@ -5,7 +5,7 @@ import json
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 
-from accounts.identity import COOKIE_NAME, sign_device_token
+from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from mahjong.asgi import application
 from rooms import actions
@@ -15,7 +15,7 @@ HOST = (b"host", b"127.0.0.1")
 
 
 def cookie_for(player: Player) -> str:
-    return f"{COOKIE_NAME}={sign_device_token(player.device_token)}"
+    return f"{COOKIE_NAME}={signed_token(player.device_token)}"
 
 
 def room_with(*nicknames, cpus=()):

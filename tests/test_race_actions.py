@@ -211,11 +211,11 @@ def test_running_races_keep_their_rules_when_defaults_change():
 
 
 def test_the_room_page_carries_no_face_before_go(client):
-    from accounts.identity import COOKIE_NAME, sign_device_token
+    from accounts.identity import COOKIE_NAME, signed_token
 
     room, (owner,) = room_with("Ana")
     actions.start_race(owner, room.code)  # the countdown has just begun
-    client.cookies[COOKIE_NAME] = sign_device_token(owner.device_token)
+    client.cookies[COOKIE_NAME] = signed_token(owner.device_token)
     page = client.get(f"/rooms/{room.code}/").content.decode()
     assert '"x":' in page.replace(" ", "") and '"face"' not in page
 

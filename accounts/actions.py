@@ -1,0 +1,192 @@
+"""Every write on players, accounts and ratings: views and (later) races call these.
+
+One function per write, each in one transaction, so a half-done merge or rating update
+is never seen.
+"""
+
+import unicodedata
+from collections.abc import Sequence
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts import ratings
+from accounts.models import NICKNAME_MAX_LENGTH, Player, Rating, RatingChange
+from mahjong.models import SoloGame
+
+# Control, format (zero-width, bidi overrides), surrogate, private-use and unassigned
+# characters, and line/paragraph separators: none belongs in a name shown to others.
+FORBIDDEN_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"}
+
+
+class NicknameError(ValueError):
+    """A refused nickname; the message is shown to the player."""
+
+
+def clean_nickname(text) -> str:
+    """The nickname as stored (NFC, trimmed); NicknameError saying what is wrong."""
+    if not isinstance(text, str):
+        raise NicknameError("A nickname is text.")
+    nickname = unicodedata.normalize("NFC", text).strip()
+    if not nickname:
+        raise NicknameError("Enter a nickname: at least one character that is not a space.")
+    if len(nickname) > NICKNAME_MAX_LENGTH:
+        raise NicknameError(
+            f"A nickname has at most {NICKNAME_MAX_LENGTH} characters; "
+            f"this one has {len(nickname)}."
+        )
+    if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in nickname):
+        raise NicknameError("A nickname cannot contain control or invisible characters.")
+    return nickname
+
+
+def set_nickname(player: Player, text) -> Player:
+    nickname = clean_nickname(text)
+    Player.objects.filter(pk=player.pk).update(nickname=nickname)
+    player.nickname = nickname
+    return player
+
+
+# --- Accounts: one player per account, a device's player merged into it -----------------
+
+
+@transaction.atomic
+def sign_in_device(user, device_player: Player | None) -> Player:
+    """The account's player after `user` signs in on a device whose player is given.
+
+    A device player without an account becomes the account's player when the account
+    has none, and is otherwise merged into it. A device player of another account is
+    left alone. The caller points the device cookie at the player returned.
+    """
+    account_player = Player.objects.select_for_update().filter(user=user).first()
+    device = _locked(device_player)
+    if device is not None and device.user_id == user.pk:
+        return device
+    if device is None or device.user_id is not None or device.merged_into_id is not None:
+        # get_or_create: two first sign-ins at once must not make two account players.
+        return account_player or Player.objects.get_or_create(user=user)[0]
+    if account_player is None:
+        device.user = user
+        device.save(update_fields=["user"])
+        return device
+    merge_players(device, account_player)
+    return account_player
+
+
+def _locked(player: Player | None) -> Player | None:
+    if player is None:
+        return None
+    return Player.objects.select_for_update().filter(pk=player.pk).first()
+
+
+def merge_players(device: Player, account: Player) -> None:
+    """Move everything of `device` to `account`; `device` stays as an empty husk.
+
+    Call inside a transaction with both rows locked (`sign_in_device` does).
+    """
+    _move_solo_games(device, account)
+    _move_race_seats(device, account)
+    _move_rating(device, account)
+    if not account.nickname and device.nickname:
+        account.nickname = device.nickname
+        account.save(update_fields=["nickname"])
+    device.merged_into = account
+    device.save(update_fields=["merged_into"])
+
+
+def _move_solo_games(device: Player, account: Player) -> None:
+    playing = SoloGame.objects.filter(
+        player__in=[device, account], status=SoloGame.Status.PLAYING
+    ).order_by("-started_at", "-pk")
+    # Each player has at most one unfinished game; the newer one (most likely the one
+    # on the screen that is signing in) goes on, the other is abandoned as a new game
+    # would abandon it.
+    keep = playing.first()
+    playing.exclude(pk=getattr(keep, "pk", None)).update(
+        status=SoloGame.Status.ABANDONED, running_since=None
+    )
+    SoloGame.objects.filter(player=device).update(player=account)
+
+
+def _move_race_seats(device: Player, account: Player) -> None:
+    """Races plug in here: move the device's seats and results to the account.
+
+    rooms/ has no models yet. When it has, this moves its rows the way
+    `_move_solo_games` does (a seat in a running race included, so the player keeps it).
+    """
+
+
+def _move_rating(device: Player, account: Player) -> None:
+    # Two ratings cannot be averaged honestly: the account's rating stands, and only an
+    # account never rated takes over the device's rating and its history.
+    if Rating.objects.filter(player=account).exists():
+        return
+    Rating.objects.filter(player=device).update(player=account)
+    RatingChange.objects.filter(player=device).update(player=account)
+
+
+# --- Ratings ---------------------------------------------------------------------------
+
+
+class RatingError(ValueError):
+    """Results that cannot be rated; nothing was changed."""
+
+
+@transaction.atomic
+def record_rated_result(
+    results: Sequence[tuple[Player, int]], race_ref: int | None = None, at=None
+) -> list[RatingChange]:
+    """Apply one ranked race: `results` are (player, place group), 1 the best place.
+
+    Every human player of the race is listed once; tied players share a place. With a
+    `race_ref`, applying the same race twice changes nothing and returns the first changes.
+    """
+    _check_results(results)
+    if race_ref is not None:
+        done = list(RatingChange.objects.filter(race_ref=race_ref))
+        if done:
+            return done
+    if len(results) < 2:
+        return []
+    at = at or timezone.now()
+    current = _locked_ratings([player for player, _ in results])
+    standings = [(player.pk, current[player.pk].value, place) for player, place in results]
+    changes = ratings.rating_changes(standings)
+    return [
+        _store_change(current[pk], changes[pk], place, len(results), race_ref, at)
+        for pk, _, place in standings
+    ]
+
+
+def _check_results(results) -> None:
+    pks = [player.pk for player, _ in results]
+    if len(set(pks)) != len(pks):
+        raise RatingError("a player is listed twice in the results")
+    for player, place in results:
+        if isinstance(place, bool) or not isinstance(place, int) or place < 1:
+            raise RatingError(f"the place of {player} must be a whole number from 1, not {place!r}")
+
+
+def _locked_ratings(players) -> dict[int, Rating]:
+    pks = sorted(player.pk for player in players)
+    for pk in pks:
+        Rating.objects.get_or_create(player_id=pk)
+    # Locked in primary-key order, so two races ending together cannot deadlock.
+    locked = Rating.objects.select_for_update().filter(player_id__in=pks).order_by("player_id")
+    return {rating.player_id: rating for rating in locked}
+
+
+def _store_change(rating, delta, place, field_size, race_ref, at) -> RatingChange:
+    before = rating.value
+    rating.value = before + delta
+    rating.games += 1
+    rating.save(update_fields=["value", "games", "updated_at"])
+    return RatingChange.objects.create(
+        player_id=rating.player_id,
+        before=before,
+        after=rating.value,
+        place=place,
+        field_size=field_size,
+        race_ref=race_ref,
+        created_at=at,
+    )

@@ -1,0 +1,80 @@
+"""Admin for players, solo games and ratings. Games and ratings are history: viewable,
+never edited or deleted here, since a changed row would falsify records and boards."""
+
+from django import forms
+from django.contrib import admin
+
+from accounts import actions
+from accounts.forms import ThrottledAdminLoginForm
+from accounts.models import Player, Rating, RatingChange
+from mahjong.models import SoloGame
+
+# The admin's login is the most valuable one to guess: the same throttle guards it.
+admin.site.login_form = ThrottledAdminLoginForm
+
+
+class HistoryAdmin(admin.ModelAdmin):
+    """View-only: no add, change or delete, for admins included."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class PlayerForm(forms.ModelForm):
+    def clean_nickname(self):
+        # The same rules as the player's own form; empty is allowed here, to clear one.
+        nickname = self.cleaned_data["nickname"]
+        if not nickname:
+            return ""
+        try:
+            return actions.clean_nickname(nickname)
+        except actions.NicknameError as refused:
+            raise forms.ValidationError(str(refused)) from None
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    form = PlayerForm
+    list_display = ["id", "nickname", "user", "merged_into", "created_at", "last_seen_at"]
+    search_fields = ["nickname", "user__username"]
+    list_filter = [("user", admin.EmptyFieldListFilter)]
+    # The device token is a credential: it never shows, not even to admins.
+    fields = ["nickname", "user", "merged_into", "created_at", "last_seen_at"]
+    readonly_fields = ["user", "merged_into", "created_at", "last_seen_at"]
+
+    def has_add_permission(self, request):
+        return False  # players come from devices, not from the admin
+
+
+@admin.register(SoloGame)
+class SoloGameAdmin(HistoryAdmin):
+    list_display = ["id", "code", "player", "layout_number", "status", "time_ms", "started_at"]
+    list_filter = ["status", "layout_number"]
+    search_fields = ["code", "player__nickname"]
+    list_select_related = ["player"]
+
+
+@admin.register(Rating)
+class RatingAdmin(HistoryAdmin):
+    list_display = ["player", "shown", "games", "provisional", "updated_at"]
+    search_fields = ["player__nickname"]
+    list_select_related = ["player"]
+    ordering = ["-value"]
+
+    @admin.display(boolean=True)
+    def provisional(self, rating):
+        return rating.provisional
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(HistoryAdmin):
+    list_display = ["player", "before", "after", "place", "field_size", "race_ref", "created_at"]
+    search_fields = ["player__nickname"]
+    list_filter = ["created_at"]
+    list_select_related = ["player"]

@@ -1,0 +1,82 @@
+"""Login throttling against password guessing, kept in the shared cache (Redis).
+
+Failed logins are counted per username and per client address over a sliding window.
+Past the limit, logins for that username (or from that address) are refused without
+checking the password until the oldest failure leaves the window. The clock is
+injectable so tests never sleep.
+"""
+
+import hashlib
+import math
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache as default_cache
+
+WINDOW_SECONDS = 15 * 60
+MAX_FAILURES_PER_USERNAME = 5
+# Higher: several people may share one address (a school, a mobile carrier's NAT).
+MAX_FAILURES_PER_ADDRESS = 20
+
+
+@dataclass
+class Refusal:
+    retry_after_seconds: int
+
+    @property
+    def message(self) -> str:
+        minutes = math.ceil(self.retry_after_seconds / 60)
+        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
+        return f"Too many failed sign-in attempts. Try again in {wait}."
+
+
+class LoginThrottle:
+    def __init__(self, cache=None, clock=time.time):
+        self.cache = cache or default_cache
+        self.clock = clock
+
+    def refusal(self, username: str, address: str) -> Refusal | None:
+        """Why a login must be refused now, or None when it may be tried."""
+        waits = [
+            self._wait(key, limit)
+            for key, limit in self._keys(username, address)
+            if key is not None
+        ]
+        wait = max(waits, default=0)
+        return Refusal(wait) if wait > 0 else None
+
+    def failed(self, username: str, address: str) -> None:
+        now = self.clock()
+        for key, _ in self._keys(username, address):
+            if key is not None:
+                recent = self._recent(key, now)
+                self.cache.set(key, [*recent, now], timeout=WINDOW_SECONDS)
+
+    def succeeded(self, username: str) -> None:
+        # The address count stays: a guesser must not reset it by signing in to an
+        # account of their own.
+        self.cache.delete(self._username_key(username))
+
+    def _keys(self, username, address):
+        return [
+            (self._username_key(username), MAX_FAILURES_PER_USERNAME),
+            (f"login-fail:addr:{address}" if address else None, MAX_FAILURES_PER_ADDRESS),
+        ]
+
+    @staticmethod
+    def _username_key(username: str) -> str:
+        # "Bob" and "bob" share a count; hashed, so any text makes a valid cache key.
+        digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
+        return f"login-fail:user:{digest}"
+
+    def _recent(self, key: str, now: float) -> list[float]:
+        return [t for t in self.cache.get(key, []) if now - t < WINDOW_SECONDS]
+
+    def _wait(self, key: str, limit: int) -> int:
+        now = self.clock()
+        recent = self._recent(key, now)
+        if len(recent) < limit:
+            return 0
+        # Free again when enough failures have left the window to go under the limit.
+        oldest_that_blocks = sorted(recent)[-limit]
+        return math.ceil(oldest_that_blocks + WINDOW_SECONDS - now)
