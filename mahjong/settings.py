@@ -126,6 +126,7 @@ DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (SPEC §7:
 CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
+DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowers option
 
 # Shared by every web process, so the login throttle counts across all of them.
 CACHES = {
@@ -154,6 +155,7 @@ HEARTBEAT_SECONDS = env_int("HEARTBEAT_SECONDS", 5)
 CELERY_BEAT_SCHEDULE = {
     "heartbeat": {"task": "mahjong.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
     "sweep": {"task": "rooms.tasks.sweep", "schedule": SWEEP_SECONDS},
+    "refill-deal-pools": {"task": "rooms.tasks.refill_pools", "schedule": 60},
 }
 
 # --- Accounts and e-mail --------------------------------------------------------------

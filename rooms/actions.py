@@ -19,11 +19,11 @@ from django.utils import timezone
 
 from accounts.models import NICKNAME_MAX_LENGTH, Player
 from mahjong.engine.catalog import level_layout
-from mahjong.engine.codes import make_code, random_seed
+from mahjong.engine.codes import make_code
 from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
-from rooms import cpu, events, ranking
+from rooms import cpu, events, pools, ranking
 from rooms.boards import deal_for, position_of, store_position
 from rooms.models import (
     LEVELS,
@@ -225,12 +225,21 @@ def start_race(player: Player, code: str, now=None, seed=None) -> Race:
     for seat in seats:
         level = seat_level(room, seat)
         if level not in codes:
-            number = level_layout(level, room.flowers).number
-            codes[level] = make_code(number, random_seed() if seed is None else seed)
+            codes[level] = _deal_code(level, room.flowers, seed)
         _new_entry(race, seat, level, codes[level])
     events.publish_race_started(room, race)
     _start_cpu_chains(race, seats)
     return race
+
+
+def _deal_code(level: str, flowers: bool, seed) -> str:
+    """A graded deal from the level's pool (refilled after commit); a fixed seed
+    (tests) names its deal directly."""
+    if seed is not None:
+        return make_code(level_layout(level, flowers).number, seed)
+    args = [level, flowers]
+    transaction.on_commit(lambda: current_app.send_task("rooms.tasks.refill_pool", args=args))
+    return pools.take(level, flowers)
 
 
 def seat_level(room: Room, seat: Seat) -> str:

@@ -221,3 +221,23 @@ class Move(models.Model):
 
     class Meta:
         ordering = ["pk"]
+
+
+class PooledDeal(models.Model):
+    """A ready deal for a level, graded by playing it (rooms/grading.py), waiting to be
+    taken by the next race at that level (rooms/pools.py)."""
+
+    level = models.CharField(max_length=10, choices=Level)
+    flowers = models.BooleanField(default=False)
+    code = models.CharField(max_length=20, unique=True)
+    score = models.FloatField()  # 0 forgiving .. 1 punishing
+    first_pairs = models.PositiveSmallIntegerField()
+    winning_first_pairs = models.PositiveSmallIntegerField()
+    dead_end_rate = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["level", "flowers", "id"])]
+
+    def __str__(self):
+        return f"{self.code} ({self.level}, {self.score:.2f})"

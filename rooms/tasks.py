@@ -4,9 +4,10 @@ import logging
 
 from celery import shared_task
 
-from rooms import actions
+from rooms import actions, pools
 
 logger = logging.getLogger(__name__)
+REFILL_BATCH = 3
 
 
 @shared_task(ignore_result=True)
@@ -23,3 +24,18 @@ def sweep() -> None:
     done = actions.sweep()
     if any(done.values()):
         logger.info("sweep: %s", done)
+
+
+@shared_task(ignore_result=True, soft_time_limit=120, time_limit=150)
+def refill_pool(level: str, flowers: bool) -> None:
+    """Top up one pool, a few deals per task so no task runs long (grading a hard deal
+    takes about a second)."""
+    added = pools.refill(level, flowers, limit=REFILL_BATCH)
+    if added == REFILL_BATCH:  # more to do: continue in a fresh task
+        refill_pool.delay(level, flowers)
+
+
+@shared_task(ignore_result=True)
+def refill_pools() -> None:
+    for level, flowers in pools.all_pools():
+        refill_pool.delay(level, flowers)

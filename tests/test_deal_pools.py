@@ -1,0 +1,62 @@
+"""Deal pools: graded deals ready per level, taken in one query, refilled by the worker."""
+
+import logging
+import random
+import time
+
+import pytest
+
+from mahjong.engine.codes import parse_code
+from mahjong.engine.deal import deal_from_code
+from rooms import actions, pools
+from rooms.models import PooledDeal
+from tests.rooms_helpers import room_with
+
+
+@pytest.fixture(autouse=True)
+def small_pools(settings):
+    settings.DEAL_POOL_SIZE = 2
+
+
+def test_a_race_takes_its_deal_from_the_pool(db):
+    pools.refill("easy", False)
+    pooled = list(PooledDeal.objects.order_by("id").values_list("code", flat=True))
+    room, (ana,) = room_with("Ana")
+    race = actions.start_race(ana, room.code)
+    assert race.entries.get().code == pooled[0]
+    assert list(PooledDeal.objects.values_list("code", flat=True)) == pooled[1:]
+
+
+def test_an_empty_pool_deals_inline_and_says_so(db, caplog):
+    with caplog.at_level(logging.WARNING, logger="rooms.pools"):
+        code = pools.take("medium", True)
+    assert parse_code(code)[0] == 13  # medium with flowers
+    assert deal_from_code(code).plan
+    assert "deal pool medium/True is empty" in caplog.text
+
+
+def test_pooled_deals_fall_in_their_levels_band(db):
+    rng = random.Random(7)
+    for level in ("beginner", "easy"):
+        low, high = pools.BANDS[level]
+        scores = [pools.graded_deal(level, False, rng).score for _ in range(4)]
+        assert sum(low <= s <= high for s in scores) >= 3, scores
+
+
+def test_refill_tops_up_to_the_pool_size_and_no_more(db):
+    assert pools.refill("beginner", False) == 2
+    assert pools.refill("beginner", False) == 0
+    assert PooledDeal.objects.filter(level="beginner", flowers=False).count() == 2
+
+
+def test_the_worker_refills_a_pool_after_a_race_takes_from_it(celery_worker):
+    pools.refill("beginner", False)
+    room, (ana,) = room_with("Ana")
+    actions.update_rules(ana, room.code, {"level": "beginner"})
+    actions.start_race(ana, room.code)
+    deadline = time.monotonic() + 30
+    count = lambda: PooledDeal.objects.filter(level="beginner", flowers=False).count()  # noqa: E731
+    while count() < 2:
+        assert time.monotonic() < deadline, "the pool was not refilled"
+        time.sleep(0.1)
+    assert count() == 2
