@@ -150,6 +150,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Longer than any countdown or delay a task is scheduled with, so Redis does not
 # redeliver a task that is merely waiting for its time.
 CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 2 * 60 * 60}
+# Grading deals takes seconds; it gets its own queue and worker so that CPU steps and
+# the sweeper never wait behind it.
+CELERY_TASK_ROUTES = {"rooms.tasks.refill_pool*": {"queue": "pools"}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 HEARTBEAT_SECONDS = env_int("HEARTBEAT_SECONDS", 5)
 CELERY_BEAT_SCHEDULE = {

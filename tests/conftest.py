@@ -90,7 +90,13 @@ def celery_worker(transactional_db):
     from mahjong.celery import app
 
     app.control.purge()  # tasks left queued by earlier tests point at rows now gone
-    with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30) as worker:
+    with start_worker(
+        app,
+        pool="solo",
+        perform_ping_check=False,
+        shutdown_timeout=30,
+        queues=["celery", "pools"],
+    ) as worker:
         yield worker
 
 

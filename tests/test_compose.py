@@ -6,7 +6,7 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-APP_SERVICES = {"web", "worker", "scheduler"}
+APP_SERVICES = {"web", "worker", "pool-worker", "scheduler"}
 ENV_READERS = {"env", "env_bool", "env_list", "env_int"}
 
 
@@ -69,4 +69,6 @@ def test_the_app_services_wait_for_healthy_postgres_and_redis():
 def test_the_worker_and_scheduler_run_celery_on_the_project_app():
     services = compose()["services"]
     assert services["worker"]["command"][:4] == ["celery", "-A", "mahjong", "worker"]
+    assert "celery" in services["worker"]["command"]
+    assert services["pool-worker"]["command"][-3:-1] == ["pools", "--hostname"]
     assert services["scheduler"]["command"][:4] == ["celery", "-A", "mahjong", "beat"]

@@ -15,6 +15,7 @@
   let pairsRemoved = 0;
   let penaltyUntil = 0;
   let retryMs = 500;
+  let outbox = []; // messages sent while the socket was (re)connecting
 
   const say = (text) => { $("message").textContent = text || ""; };
   const board = new MahjongBoard($("board"), $("board-wrap"), {
@@ -31,6 +32,9 @@
       retryMs = 500;
       $("connection").textContent = "";
       send({ type: "ping", t: Date.now() });
+      const waiting = outbox;
+      outbox = [];
+      waiting.forEach(send);
     });
     socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
     socket.addEventListener("close", () => {
@@ -41,7 +45,10 @@
   }
 
   function send(message) {
-    if (!socket || socket.readyState !== WebSocket.OPEN) return null;
+    if (!socket || socket.readyState !== WebSocket.OPEN) {
+      outbox.push(message); // nothing is dropped: it goes as soon as the socket opens
+      return null;
+    }
     message.id = nextId++;
     socket.send(JSON.stringify(message));
     return message.id;
