@@ -126,6 +126,8 @@ DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (SPEC §7:
 CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
+# The ranked queue starts a race of at least two this long after its oldest joined.
+RANKED_WAIT_SECONDS = env_int("RANKED_WAIT_SECONDS", 20)
 
 # Shared by every web process, so the login throttle counts across all of them.
 CACHES = {
