@@ -7,7 +7,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from rooms import actions
+from accounts.models import Player
+from rooms import actions, ranked
 from rooms.boards import deal_for
 from rooms.models import Move, Race, SiteDefaults
 from tests.rooms_helpers import room_with
@@ -114,3 +115,15 @@ def test_history_pages_refuse_edits(admin_client, model):
     assert admin_client.post(f"{url}delete/").status_code == 403
     entry.refresh_from_db()
     assert (entry.pairs_removed, Move.objects.count()) == (1, 1)
+
+
+def test_a_rating_change_links_to_its_race_in_the_admin(admin_client, settings):
+    settings.RANKED_WAIT_SECONDS = 0
+    players = [Player.objects.create() for _ in range(2)]
+    for player, nickname in zip(players, ("Ana", "Bo"), strict=True):
+        ranked.join_queue(player, "easy", nickname, now=T0)
+    (code,) = ranked.form_groups("easy", now=T0)
+    race = Race.objects.get(room__code=code)
+    actions.end_race_by_staff(code, now=race.go_at)
+    page = admin_client.get("/admin/accounts/ratingchange/").content.decode()
+    assert page.count(f'href="/admin/rooms/race/{race.pk}/change/"') == 2
