@@ -31,12 +31,13 @@ def join_queue(player: Player, level, nickname, now=None) -> QueueEntry:
     if level not in LEVELS:
         raise RoomError(f"choose a level: {', '.join(LEVELS)}", "bad_level")
     nickname = actions.clean_nickname(nickname)
+    # Locked first: a grouping pass seating this player commits before the check below.
+    waiting = QueueEntry.objects.select_for_update().filter(player=player).first()
     if in_ranked_race(player):
         raise RoomError("finish your ranked race before joining the queue again", "in_race")
     if player.nickname != nickname:
         player.nickname = nickname
         player.save(update_fields=["nickname"])
-    waiting = QueueEntry.objects.select_for_update().filter(player=player).first()
     if waiting is not None and waiting.level == level:
         return waiting  # a second click keeps the player's place in the line
     QueueEntry.objects.filter(player=player).delete()

@@ -55,13 +55,15 @@ def test_the_status_poll_forms_a_due_group_and_points_to_the_room(client, settin
 
 
 @pytest.mark.django_db
-def test_a_ranked_room_page_shows_no_owner_tools_and_refuses_a_join(client, settings):
+def test_a_ranked_room_page_offers_no_join_and_refuses_one(client, settings):
     settings.RANKED_WAIT_SECONDS = 0
     from rooms import ranked
 
     ranked.join_queue(Player.objects.create(), "easy", "Bo")
     ranked.join_queue(Player.objects.create(), "easy", "Cy")
     (code,) = ranked.form_groups("easy")
+    page = client.get(f"/rooms/{code}/").content.decode()
+    assert 'id="ranked-note"' in page and 'id="join-nickname"' not in page
     response = client.post(f"/rooms/{code}/join", {"nickname": "Late"})
     assert response.status_code == 400
     assert "queue" in response.content.decode()
@@ -89,6 +91,8 @@ def test_two_waiting_players_are_taken_to_their_ranked_race(asgi_server, chromiu
         assert page.url.endswith(f"/rooms/{code}/")
         expect(page.locator(".tile[data-face]")).to_have_count(34)
         expect(page.locator("#owner-tools")).to_be_hidden()
+        expect(page.locator("#start")).to_be_hidden()
+        expect(page.locator("#ranked-note")).to_be_visible()
     room = Room.objects.get(code=code)
     assert room.ranked and room.seats.count() == 2
     for page in pages:
