@@ -634,7 +634,8 @@ def _form_ranked_groups(now: datetime) -> list[str]:
 
 @transaction.atomic
 def end_race_by_staff(code: str, now=None) -> Race:
-    """The admin's "End race now" for a stuck race: ranked and scored as at the cut-off."""
+    """The admin's "End race now" for a stuck race: placed and scored as at the cut-off
+    (and rated, in a ranked room)."""
     room = locked_room(code)
     race = room.current_race()
     if race is None or race.status != Race.Status.RUNNING:
