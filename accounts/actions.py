@@ -13,6 +13,7 @@ from django.utils import timezone
 from accounts import ratings
 from accounts.models import NICKNAME_MAX_LENGTH, Player, Rating, RatingChange
 from mahjong.models import SoloGame
+from rooms.models import QueueEntry, Room, Seat
 
 # Control, format (zero-width, bidi overrides), surrogate, private-use and unassigned
 # characters, and line/paragraph separators: none belongs in a name shown to others.
@@ -109,11 +110,20 @@ def _move_solo_games(device: Player, account: Player) -> None:
 
 
 def _move_race_seats(device: Player, account: Player) -> None:
-    """Races plug in here: move the device's seats and results to the account.
+    """Move the device's race seats (results and a running race included, so the player
+    keeps playing) and its place in the ranked queue to the account.
 
-    rooms/ has no models yet. When it has, this moves its rows the way
-    `_move_solo_games` does (a seat in a running race included, so the player keeps it).
+    A room where the account has a seat already keeps the device's seat on the husk: one
+    player has one seat per room. Rooms the device owns follow the seat.
     """
+    taken = Seat.objects.filter(player=account).values("room_id")
+    moving = Seat.objects.filter(player=device).exclude(room_id__in=taken)
+    Room.objects.filter(owner=device, pk__in=moving.values("room_id")).update(owner=account)
+    moving.update(player=account)
+    if QueueEntry.objects.filter(player=account).exists():
+        QueueEntry.objects.filter(player=device).delete()
+    else:
+        QueueEntry.objects.filter(player=device).update(player=account)
 
 
 def _move_rating(device: Player, account: Player) -> None:

@@ -3,6 +3,8 @@ never edited or deleted here, since a changed row would falsify records and boar
 
 from django import forms
 from django.contrib import admin
+from django.urls import reverse
+from django.utils.html import format_html
 
 from accounts import actions
 from accounts.forms import ThrottledAdminLoginForm
@@ -74,7 +76,14 @@ class RatingAdmin(HistoryAdmin):
 
 @admin.register(RatingChange)
 class RatingChangeAdmin(HistoryAdmin):
-    list_display = ["player", "before", "after", "place", "field_size", "race_ref", "created_at"]
+    list_display = ["player", "before", "after", "place", "field_size", "race", "created_at"]
     search_fields = ["player__nickname"]
     list_filter = ["created_at"]
     list_select_related = ["player"]
+
+    @admin.display(description="race", ordering="race_ref")
+    def race(self, change):
+        if change.race_ref is None:
+            return "–"
+        url = reverse("admin:rooms_race_change", args=[change.race_ref])
+        return format_html('<a href="{}">race {}</a>', url, change.race_ref)

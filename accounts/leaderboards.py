@@ -1,12 +1,13 @@
 """Site-wide boards (read only): fastest practice wins per layout, the daily challenge,
-ratings. Races add their own fastest wins here when rooms/ stores results."""
+fastest race wins per level, ratings."""
 
 import datetime
 import hashlib
 from dataclasses import dataclass
 
-from django.db.models import F, Window
-from django.db.models.functions import RowNumber
+from django.db.models import F, IntegerField, Window
+from django.db.models.fields.json import KeyTextTransform
+from django.db.models.functions import Cast, RowNumber
 from django.utils import timezone
 
 from accounts.models import Rating
@@ -14,6 +15,7 @@ from mahjong.engine.catalog import BY_NAME, CATALOG
 from mahjong.engine.codes import SEED_LIMIT, make_code
 from mahjong.models import SoloGame
 from mahjong.practice import layout_label
+from rooms.models import Entry, Level, Race
 
 BOARD_SIZE = 10
 DAILY_LAYOUT = BY_NAME["easy"].number
@@ -22,7 +24,7 @@ DAILY_LAYOUT = BY_NAME["easy"].number
 @dataclass
 class Board:
     title: str
-    rows: list[SoloGame]
+    rows: list  # SoloGame for practice boards, rooms' Entry for race boards
 
 
 def best_win_per_player(games, limit: int = BOARD_SIZE) -> list[SoloGame]:
@@ -74,3 +76,31 @@ def daily_board(day: datetime.date) -> list[SoloGame]:
 def rating_board(limit: int = 50) -> list[Rating]:
     rated = Rating.objects.filter(games__gt=0, player__merged_into__isnull=True)
     return list(rated.select_related("player").order_by("-value", "player_id")[:limit])
+
+
+def fastest_race_wins(level: str, limit: int = BOARD_SIZE) -> list[Entry]:
+    """Each human's fastest race finished within the race's time limit at `level`."""
+    time_limit_ms = (
+        Cast(KeyTextTransform("time_limit_minutes", "race__rules"), IntegerField()) * 60_000
+    )
+    wins = Entry.objects.filter(
+        level=level,
+        status=Entry.Status.FINISHED,
+        race__status=Race.Status.FINISHED,
+        seat__player__isnull=False,
+    ).alias(time_limit_ms=time_limit_ms)
+    ranked = wins.filter(finished_ms__lte=F("time_limit_ms")).annotate(
+        rank_for_player=Window(
+            RowNumber(),
+            partition_by=F("seat__player"),
+            order_by=[F("finished_ms"), F("race__finished_at")],
+        )
+    )
+    best = ranked.filter(rank_for_player=1).select_related("seat__player", "race__room")
+    return list(best.order_by("finished_ms", "race__finished_at")[:limit])
+
+
+def race_boards() -> list[Board]:
+    """One board per level that has at least one race won in time, easiest first."""
+    boards = [Board(label, fastest_race_wins(level)) for level, label in Level.choices]
+    return [board for board in boards if board.rows]

@@ -91,8 +91,8 @@ class RatingChange(models.Model):
     after = models.FloatField()
     place = models.PositiveSmallIntegerField(help_text="1 is first; tied players share it.")
     field_size = models.PositiveSmallIntegerField(help_text="Human players in the race.")
-    # The race this came from. A plain number until rooms/ has a Race model to point at;
-    # then it becomes a foreign key in a migration of its own.
+    # The rooms.Race this came from (its primary key). A number, not a foreign key, so
+    # accounts' migrations stay independent of rooms'; the admin links it to the race.
     race_ref = models.PositiveBigIntegerField(null=True, blank=True)
     created_at = models.DateTimeField()
 

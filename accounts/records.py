@@ -6,8 +6,10 @@ from django.db.models import Avg, Count, Min, Q, Sum
 
 from mahjong.models import SoloGame
 from mahjong.practice import layout_label
+from rooms.models import Entry, Race
 
 LEADERBOARD_SIZE = 10
+RECENT_RACES = 10
 
 
 def wins(player):
@@ -82,7 +84,8 @@ def totals(rows: list[LayoutStatistics]) -> dict:
     }
 
 
-def recent_races(player) -> list:
-    """The player's last races for the profile. Empty until rooms/ stores race results;
-    then this reads the player's seats, newest first."""
-    return []
+def recent_races(player, limit: int = RECENT_RACES) -> list:
+    """The player's last finished races (their Entry, with `field_size`), newest first."""
+    entries = Entry.objects.filter(seat__player=player, race__status=Race.Status.FINISHED)
+    entries = entries.annotate(field_size=Count("race__entries"))
+    return list(entries.select_related("race__room").order_by("-race__finished_at", "-pk")[:limit])

@@ -103,6 +103,7 @@ def leaderboards_page(request):
         "daily_code": leaderboards.daily_code(day),
         "daily_board": leaderboards.daily_board(day),
         "practice_boards": leaderboards.practice_boards(),
+        "race_boards": leaderboards.race_boards(),
         "rating_board": leaderboards.rating_board(),
     }
     return render(request, "accounts/leaderboards.html", context)

@@ -128,6 +128,9 @@ CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweep
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
 DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowers option
 
+# The ranked queue starts a race of at least two this long after its oldest joined.
+RANKED_WAIT_SECONDS = env_int("RANKED_WAIT_SECONDS", 20)
+
 # Shared by every web process, so the login throttle counts across all of them.
 CACHES = {
     "default": {

@@ -2,6 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from mahjong import practice_views, views
+from rooms import ranked_views
 
 urlpatterns = [
     path("", views.home, name="home"),
@@ -17,6 +18,10 @@ urlpatterns = [
     path("play/<str:code>/", practice_views.play, name="play-code"),
     path("records/", practice_views.records_page, name="records"),
     path("rooms/", include("rooms.urls")),
+    path("ranked/", ranked_views.ranked_page, name="ranked"),
+    path("ranked/join", ranked_views.join_queue, name="ranked-join"),
+    path("ranked/leave", ranked_views.leave_queue, name="ranked-leave"),
+    path("ranked/status", ranked_views.queue_status, name="ranked-status"),
     path("", include("accounts.urls")),
     path("admin/", admin.site.urls),
 ]

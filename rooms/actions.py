@@ -17,6 +17,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts import actions as accounts_actions
 from accounts.models import NICKNAME_MAX_LENGTH, Player
 from mahjong.engine.catalog import level_layout
 from mahjong.engine.codes import make_code
@@ -117,6 +118,8 @@ def join_room(player: Player, code: str, nickname) -> Seat:
     seat = room.seats.filter(player=player).first()
     if seat is not None:
         return seat
+    if room.ranked:
+        raise RoomError("ranked races are joined from the queue at /ranked/", "ranked")
     nickname = clean_nickname(nickname)
     if room.seats.count() >= MAX_SEATS:
         raise RoomError(f"this room is full ({MAX_SEATS} seats)", "room_full")
@@ -129,6 +132,8 @@ def join_room(player: Player, code: str, nickname) -> Seat:
 
 
 def _owner_only(room: Room, player: Player) -> None:
+    if room.ranked:
+        raise RoomError("a ranked room's rules and seats are fixed", "ranked")
     if player is None or room.owner_id != player.pk:
         raise RoomError("only the room's owner can do that", "not_owner")
 
@@ -208,7 +213,7 @@ def start_race(player: Player, code: str, now=None, seed=None) -> Race:
     """Start the countdown; one deal per level in play. `seed` fixes the deals (tests)."""
     now = now or timezone.now()
     room = locked_room(code)
-    _owner_only(room, player)
+    _may_start(room, player)
     _no_race_running(room, now)
     seats = list(room.seats.all())
     go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
@@ -509,7 +514,12 @@ def sweep(now=None) -> dict:
             taken_over.append(entry.pk)
         elif _cpu_plays(entry) and _stalled(entry, now) and _claim_kick(entry, now):
             kicked.append(entry.pk)
-    return {"closed": closed, "taken_over": taken_over, "kicked": kicked}
+    return {
+        "closed": closed,
+        "taken_over": taken_over,
+        "kicked": kicked,
+        "grouped": _form_ranked_groups(now),
+    }
 
 
 def _cpu_plays(entry: Entry) -> bool:
@@ -567,6 +577,8 @@ def end_race(race: Race, now: datetime) -> None:
     race.status = Race.Status.FINISHED
     race.finished_at = now
     race.save(update_fields=["status", "finished_at"])
+    if race.room.ranked:
+        _rate(race, entries, now)
     events.publish_race_finished(race.room, race)
 
 
@@ -593,3 +605,49 @@ def close_if_due(code: str, now=None) -> bool:
 def seat_seen(seat_id: int, now=None) -> None:
     """A socket of the seat is open and alive (SPEC §6 "leaving": away after the grace)."""
     Seat.objects.filter(pk=seat_id).update(last_seen_at=now or timezone.now())
+
+
+# --- ranked rooms (the queue itself is rooms/ranked.py) ---------------------------------
+def _may_start(room: Room, player: Player | None) -> None:
+    """The owner starts a room's race; a ranked room's race is started by the site (the
+    queue's grouping, `player` None) and never by a player."""
+    if room.ranked and player is None:
+        return
+    _owner_only(room, player)
+
+
+@transaction.atomic
+def create_ranked_room(players: list[Player], level: str) -> Room:
+    """A room for a group from the ranked queue: the site defaults at the queue's level,
+    flowers and handicap off (everyone races the same deal), humans only."""
+    room = _new_room(players[0])
+    room.ranked, room.level, room.flowers, room.handicap = True, level, False, False
+    room.save(update_fields=["ranked", "level", "flowers", "handicap"])
+    for player in players:
+        Seat.objects.create(room=room, player=player, nickname=player.display_name)
+    return room
+
+
+def _rate(race: Race, entries: list[Entry], now: datetime) -> None:
+    """SPEC §6: every human of a ranked race is rated from their place (ties share it).
+    In end_race's transaction; record_rated_result ignores a race already rated."""
+    results = [(e.seat.player, e.place) for e in entries if e.seat.player_id is not None]
+    accounts_actions.record_rated_result(results, race_ref=race.pk, at=now)
+
+
+def _form_ranked_groups(now: datetime) -> list[str]:
+    from rooms import ranked  # the queue builds on this module: imported when needed
+
+    return ranked.form_groups(now=now)
+
+
+@transaction.atomic
+def end_race_by_staff(code: str, now=None) -> Race:
+    """The admin's "End race now" for a stuck race: placed and scored as at the cut-off
+    (and rated, in a ranked room)."""
+    room = locked_room(code)
+    race = room.current_race()
+    if race is None or race.status != Race.Status.RUNNING:
+        raise RoomError("this room has no running race", "no_race")
+    end_race(race, now or timezone.now())
+    return race

@@ -92,6 +92,9 @@ class Room(Rules):
     created_at = models.DateTimeField(auto_now_add=True)
     # Every event published to the room carries the next version (DESIGN: versioned events).
     version = models.PositiveBigIntegerField(default=0)
+    # Formed by the ranked queue (rooms/ranked.py): fixed rules, humans only, no owner
+    # actions, the race starts by itself and is rated when it ends.
+    ranked = models.BooleanField(default=False)
 
     def __str__(self):
         return self.code
@@ -241,3 +244,19 @@ class PooledDeal(models.Model):
 
     def __str__(self):
         return f"{self.code} ({self.level}, {self.score:.2f})"
+
+
+class QueueEntry(models.Model):
+    """A player waiting in the ranked queue of one level (rooms/ranked.py)."""
+
+    # One queue at a time: joining another level moves the player there.
+    player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")
+    level = models.CharField(max_length=10, choices=Level)
+    joined_at = models.DateTimeField(db_index=True)
+
+    class Meta:
+        ordering = ["joined_at", "pk"]
+        verbose_name_plural = "queue entries"
+
+    def __str__(self):
+        return f"{self.player} · {self.level}"

@@ -19,12 +19,16 @@ def seat_json(seat: Seat) -> dict:
 def room_json(room: Room) -> dict:
     return {
         "code": room.code,
-        "owner_seat": room.seats.filter(player_id=room.owner_id)
-        .values_list("pk", flat=True)
-        .first(),
+        # A ranked room has no owner's tools: nobody's page shows them.
+        "owner_seat": None if room.ranked else _owner_seat_id(room),
+        "ranked": room.ranked,
         "rules": room.rules(),
         "seats": [seat_json(seat) for seat in room.seats.all()],
     }
+
+
+def _owner_seat_id(room: Room) -> int | None:
+    return room.seats.filter(player_id=room.owner_id).values_list("pk", flat=True).first()
 
 
 def race_json(race: Race) -> dict:

@@ -1,0 +1,110 @@
+"""The ranked quick-match (SPEC §6 "RANKED"): a public queue per level, grouped into races.
+
+Every write to the queue is here. A group forms when MAX_SEATS players wait at a level,
+or when the oldest of at least two has waited RANKED_WAIT_SECONDS. Grouping runs right
+after a join, from the sweeper and from a waiting page's poll (a lazy deadline). Each
+pass claims the waiting rows with SELECT ... FOR UPDATE SKIP LOCKED and deletes them in
+the transaction that seats them, so two passes never put one player in two races.
+"""
+
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import Player
+from rooms import actions
+from rooms.actions import RoomError
+from rooms.models import LEVELS, MAX_SEATS, Entry, QueueEntry, Race, Room, Seat
+
+MIN_PLAYERS = 2
+
+
+def _wait() -> timedelta:
+    return timedelta(seconds=settings.RANKED_WAIT_SECONDS)
+
+
+@transaction.atomic
+def join_queue(player: Player, level, nickname, now=None) -> QueueEntry:
+    """Wait for a ranked race at `level`; joining another level moves the player there."""
+    if level not in LEVELS:
+        raise RoomError(f"choose a level: {', '.join(LEVELS)}", "bad_level")
+    nickname = actions.clean_nickname(nickname)
+    # Locked first: a grouping pass seating this player commits before the check below.
+    waiting = QueueEntry.objects.select_for_update().filter(player=player).first()
+    if in_ranked_race(player):
+        raise RoomError("finish your ranked race before joining the queue again", "in_race")
+    if player.nickname != nickname:
+        player.nickname = nickname
+        player.save(update_fields=["nickname"])
+    if waiting is not None and waiting.level == level:
+        return waiting  # a second click keeps the player's place in the line
+    QueueEntry.objects.filter(player=player).delete()
+    return QueueEntry.objects.create(player=player, level=level, joined_at=now or timezone.now())
+
+
+def leave_queue(player: Player) -> bool:
+    """Stop waiting; False when the player was not waiting (already grouped, or never)."""
+    deleted, _ = QueueEntry.objects.filter(player=player).delete()
+    return bool(deleted)
+
+
+def in_ranked_race(player: Player) -> bool:
+    return Entry.objects.filter(
+        seat__player=player,
+        seat__room__ranked=True,
+        race__status=Race.Status.RUNNING,
+        status=Entry.Status.PLAYING,
+    ).exists()
+
+
+def form_groups(level: str | None = None, now=None, seed=None) -> list[str]:
+    """Every group due at `level` (all levels by default); the codes of the new rooms."""
+    now = now or timezone.now()
+    codes = []
+    for each in [level] if level else LEVELS:
+        while (room := _form_one(each, now, seed)) is not None:
+            codes.append(room.code)
+    return codes
+
+
+@transaction.atomic
+def _form_one(level: str, now: datetime, seed) -> Room | None:
+    # Rows another pass holds are skipped, not waited for: that pass seats them.
+    claimed = QueueEntry.objects.select_for_update(skip_locked=True).filter(level=level)
+    waiting = list(claimed.select_related("player").order_by("joined_at", "pk")[:MAX_SEATS])
+    if not _due(waiting, now):
+        return None
+    QueueEntry.objects.filter(pk__in=[w.pk for w in waiting]).delete()
+    room = actions.create_ranked_room([w.player for w in waiting], level)
+    actions.start_race(None, room.code, now=now, seed=seed)
+    return room
+
+
+def _due(waiting: list[QueueEntry], now: datetime) -> bool:
+    if len(waiting) >= MAX_SEATS:
+        return True
+    return len(waiting) >= MIN_PLAYERS and now - waiting[0].joined_at >= _wait()
+
+
+def status(player: Player, now=None) -> dict:
+    """What a waiting page shows: still waiting (and with how many), or the room to go to."""
+    now = now or timezone.now()
+    waiting = QueueEntry.objects.filter(player=player).first()
+    if waiting is not None:
+        return {
+            "waiting": True,
+            "level": waiting.level,
+            "players": QueueEntry.objects.filter(level=waiting.level).count(),
+            "waited_seconds": int((now - waiting.joined_at).total_seconds()),
+        }
+    seat = _running_ranked_seat(player)
+    return {"waiting": False, "room": seat.room.code if seat else None}
+
+
+def _running_ranked_seat(player: Player) -> Seat | None:
+    seats = Seat.objects.filter(
+        player=player, room__ranked=True, room__races__status=Race.Status.RUNNING
+    )
+    return seats.select_related("room").order_by("-room__created_at").first()
