@@ -19,6 +19,11 @@ pytestmark = pytest.mark.django_db
 async def connect(path="/ws/echo/", headers=ORIGIN):
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, _ = await communicator.connect()
+    if connected:
+        # Redis confirms a SUBSCRIBE only when it processes it; one echo through the
+        # layer shows the socket's subscriptions are live before a test publishes.
+        await communicator.send_json_to({"echo": "ready?"})
+        await communicator.receive_json_from(timeout=5)
     return communicator, connected
 
 
