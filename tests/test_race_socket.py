@@ -239,3 +239,46 @@ async def test_the_cookie_a_page_sets_identifies_the_socket():
     snapshot = await socket.open()
     assert snapshot["you"] is not None and snapshot["you"] == snapshot["room"]["owner_seat"]
     await socket.close()
+
+
+async def test_the_owner_removes_a_seat_between_races():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    bo_seat = (await bo.ask(type="snapshot"))["you"]
+    assert (await bo.ask(type="remove_seat", seat=bo_seat))["code"] == "not_owner"
+    assert (await ana.ask(type="remove_seat", seat=bo_seat))["type"] == "ack"
+    lobby = await ana.next("lobby")
+    assert [s["nickname"] for s in lobby["room"]["seats"]] == ["Ana"]
+    assert (await ana.ask(type="remove_seat", seat="x"))["code"] == "bad_message"
+    await close_all(sockets)
+
+
+async def test_a_hint_goes_to_the_asker_only_and_counts():
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await go_race(sockets)
+    answer = await ana.ask(type="hint")
+    assert answer["type"] == "hint" and len(answer["pair"]) == 2
+    assert (await bo.ws.receive_nothing(timeout=0.3)) or all(m["type"] != "hint" for m in bo.seen)
+    snapshot = await ana.ask(type="snapshot")
+    assert snapshot["entry"]["hints_left"] == 2
+    await close_all(sockets)
+
+
+async def test_a_shuffle_is_refused_unless_blocked_and_then_deals_a_new_board():
+    from tests.practice_helpers import moves_to_a_dead_end
+
+    room, players = await db(room_with)("Ana")
+    await db(actions.update_rules)(players[0], room.code, {"level": "beginner"})
+    ana = Socket(room.code, players[0])
+    await ana.open()
+    race = await db(actions.start_race)(players[0], room.code, seed=12345)
+    await ana.next("go")
+    assert (await ana.ask(type="shuffle"))["code"] == "not_blocked"
+    code = await db(lambda: race.entries.get().code)()
+    for n, pair in enumerate(moves_to_a_dead_end(code)):
+        assert (await ana.ask(type="move", tiles=list(pair), n=n))["type"] == "ack"
+    shuffled = await ana.ask(type="shuffle")
+    assert shuffled["type"] == "shuffled" and shuffled["shuffles_left"] == 2
+    assert all("face" in tile for tile in shuffled["board"]["tiles"])
+    await ana.close()
