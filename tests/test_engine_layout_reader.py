@@ -1,7 +1,14 @@
 import pytest
 from engine_helpers import layout_text, small_layout
 
-from mahjong.engine import CATALOG, LayoutError, layout_by_number, level_layout, parse_layout, read_layout
+from mahjong.engine import (
+    CATALOG,
+    LayoutError,
+    layout_by_number,
+    level_layout,
+    parse_layout,
+    read_layout,
+)
 from mahjong.engine.catalog import LAYOUT_DIR
 from mahjong.engine.layout import layout_to_text
 

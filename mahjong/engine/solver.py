@@ -94,9 +94,9 @@ class Solver:
 
     def _search(self, alive: int, free: int, path: list) -> bool:
         self.nodes += 1
-        if self._deadline is not None and not self.nodes & 255:
-            if time.perf_counter() > self._deadline:
-                raise _OutOfTime
+        deadline = self._deadline
+        if deadline is not None and not self.nodes & 255 and time.perf_counter() > deadline:
+            raise _OutOfTime
         dead = self.dead
         entry_alive = alive
         mark = len(path)
