@@ -1,6 +1,6 @@
 """Benchmark: solvable deal generation per built-in layout (not a test).
 
-    .venv/bin/python bench/engine_deals.py [--deals 1000]
+.venv/bin/python bench/engine_deals.py [--deals 1000]
 """
 
 from __future__ import annotations
