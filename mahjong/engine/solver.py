@@ -59,8 +59,8 @@ class Solver:
         for i, face in enumerate(self.faces):
             by_class[match_class(face)] |= 1 << i
         self.class_masks = tuple(m for m in by_class if m)
-        self.weight = self._weights()
         self.precedence = _precedence(layout)
+        self.weight = self._weights()
         self.dead: set[int] = set()
         self.nodes = 0
         self._deadline: float | None = None
@@ -68,10 +68,13 @@ class Solver:
         self._noise: Prng | None = None
 
     def _weights(self) -> tuple[int, ...]:
-        """How much a tile holds back: tiles lying under it, and its row neighbours."""
-        lay = self.layout
+        """How much a tile holds back: tiles lying under it, and the longer side of its row
+        (a row's end tile stands between the player and every tile behind it)."""
+        lay, pre = self.layout, self.precedence
         return tuple(
-            lay.under_all[i].bit_count() * 4 + lay.affects[i].bit_count() for i in range(len(lay))
+            lay.under_all[i].bit_count() * 4
+            + 2 * max((pre.left_all[i] & ~pre.above[i]).bit_count(), pre.right_all[i].bit_count())
+            for i in range(len(lay))
         )
 
     def is_hopeless(self, alive: int) -> bool:
