@@ -141,6 +141,8 @@ class Solver:
         if deadline is not None and not self.nodes & 255 and time.perf_counter() > deadline:
             raise _OutOfTime
         dead = self.dead
+        if alive in dead:  # most revisits end here, before any work
+            return False
         entry_alive = alive
         mark = len(path)
         layout = self.layout
