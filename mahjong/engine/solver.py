@@ -7,10 +7,16 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
   loses nothing (removals only ever free tiles, and those tiles only match each other),
   so they go without branching.
 * Locked pairs: when a move leaves the last two tiles of a class, they must leave
-  together, after every pair lying on them (even through other tiles). If following
-  "must leave after" through the classes whose last pair is known comes back to the
-  pair, none of them can ever go: that move is never tried.
-* Ordering: pairs that hold more tiles down go first.
+  together, after every tile lying on them (even through others) and, for two tiles in
+  one plain row, after every tile beyond them on both sides. Following that "must leave
+  before" relation through the classes whose last pair is known, coming back to the pair
+  means none of them can ever go: such a move is never tried.
+* Ordering: moves that free more tiles first, then tiles that hold more down (under
+  them, or behind them in their row), and last pairs that would be left deep in the heap
+  last.
+* Restarts: a wrong early choice can hide a win behind a huge dead subtree, so the
+  search restarts with growing node budgets and noise in the order. Positions proved
+  dead stay memoised and the last round has no budget: the search stays complete.
 
 All pruning is provably safe, so "unsolvable" is a proof, not a guess.
 """
@@ -42,6 +48,9 @@ class _OutOfBudget(Exception):
     pass
 
 
+GAIN = 32  # order: tiles freed by a move, against how much the tiles hold down
+REST_PENALTY = 8  # order: a last pair left deep in the heap waits long
+NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard deals
 RESTART_BUDGETS = (400,) * 20 + (1000,) * 40 + (3000,) * 40 + (10000,) * 20
 
 
@@ -184,6 +193,7 @@ class Solver:
         """
         layout = self.layout
         locked = self.precedence.locked
+        before = self.precedence.before
         weight = self.weight
         masks = self.class_masks
         noise = self._noise
@@ -205,9 +215,12 @@ class Solver:
                         if locked(rest, fixed):
                             continue
                     child_free = layout.update_free(free, alive & ~gone, gone)
-                    score = (child_free & ~free).bit_count() * 64 + weight[a] + weight[b]
+                    score = (child_free & ~free).bit_count() * GAIN + weight[a] + weight[b]
+                    if rest and REST_PENALTY:
+                        # Leaving a last pair deep in the heap commits it to a long wait.
+                        score -= REST_PENALTY * (before(rest) & alive).bit_count()
                     if noise:
-                        score += noise.below(96)
+                        score += noise.below(NOISE)
                     moves.append((score, a, b, child_free))
         moves.sort(reverse=True)
         return [(a, b, child_free) for _, a, b, child_free in moves]
