@@ -211,7 +211,7 @@ class Solver:
                     rest = rest_all & ~gone
                     if rest and rest.bit_count() == 2:
                         if fixed is None:
-                            fixed = [p for p in (alive & q for q in masks) if p.bit_count() == 2]
+                            fixed = [p for q in masks if (p := alive & q).bit_count() == 2]
                         if locked(rest, fixed):
                             continue
                     child_free = layout.update_free(free, alive & ~gone, gone)
