@@ -79,3 +79,10 @@ def test_a_time_limit_gives_an_undecided_answer_not_a_wrong_one():
     assert result.solvable in (None, True, False)
     if result.solvable is None:
         assert result.plan is None
+
+
+def test_an_empty_table_is_already_won():
+    layout = layout_by_number(1)
+    deal = new_deal(layout, 1)
+    result = solve(layout, deal.faces, alive=0)
+    assert result.solvable is True and result.plan == ()

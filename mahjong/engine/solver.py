@@ -149,6 +149,8 @@ class Solver:
         deadline = self._deadline
         if deadline is not None and not self.nodes & 255 and time.perf_counter() > deadline:
             raise _OutOfTime
+        if not alive:
+            return True
         dead = self.dead
         if alive in dead:  # most revisits end here, before any work
             return False
