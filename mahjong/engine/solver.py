@@ -218,7 +218,7 @@ class Solver:
                             continue
                     child_free = layout.update_free(free, alive & ~gone, gone)
                     score = (child_free & ~free).bit_count() * GAIN + weight[a] + weight[b]
-                    if rest and REST_PENALTY:
+                    if REST_PENALTY and rest.bit_count() == 2:
                         # Leaving a last pair deep in the heap commits it to a long wait.
                         score -= REST_PENALTY * (before(rest) & alive).bit_count()
                     if noise:
