@@ -12,6 +12,7 @@ import sys
 from .catalog import load_layout
 from .codes import SEED_LIMIT, random_seed
 from .deal import NoSolvableDeal, deal_from_code, new_deal, random_faces
+from .hint import DEFAULT_TIME_LIMIT as HINT_TIME_LIMIT
 from .hint import hint
 from .layout import Layout, LayoutError, layout_from_positions
 from .position import Position
@@ -137,7 +138,7 @@ def run(argv: list[str], stdin) -> dict:
             "seconds": round(result.seconds, 6),
         }
     if args.command == "hint":
-        found = hint(position, args.limit)
+        found = hint(position, args.limit if args.limit is not None else HINT_TIME_LIMIT)
         return {"pair": None if found.pair is None else list(found.pair), "winning": found.winning}
     shuffled = shuffle(position, args.seed)
     return {

@@ -72,12 +72,18 @@ class Layout:
         """
         affects, covers, left, right = self.affects, self.covers, self.left, self.right
         touched = 0
-        for i in iter_bits(removed):
-            touched |= affects[i]
+        while removed:  # bit loops written out: this is the solver's hottest code
+            low = removed & -removed
+            touched |= affects[low.bit_length() - 1]
+            removed ^= low
         free &= alive
-        for i in iter_bits(touched & alive & ~free):
+        todo = touched & alive & ~free
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            i = low.bit_length() - 1
             if not alive & covers[i] and (not alive & left[i] or not alive & right[i]):
-                free |= 1 << i
+                free |= low
         return free
 
 

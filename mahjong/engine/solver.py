@@ -7,10 +7,16 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
   loses nothing (removals only ever free tiles, and those tiles only match each other),
   so they go without branching.
 * Locked pairs: when a move leaves the last two tiles of a class, they must leave
-  together, after every pair lying on them (even through other tiles). If following
-  "must leave after" through the classes whose last pair is known comes back to the
-  pair, none of them can ever go: that move is never tried.
-* Ordering: pairs that hold more tiles down go first.
+  together, after every tile lying on them (even through others) and, for two tiles in
+  one plain row, after every tile beyond them on both sides. Following that "must leave
+  before" relation through the classes whose last pair is known, coming back to the pair
+  means none of them can ever go: such a move is never tried.
+* Ordering: moves that free more tiles first, then tiles that hold more down (under
+  them, or behind them in their row), and last pairs that would be left deep in the heap
+  last.
+* Restarts: a wrong early choice can hide a win behind a huge dead subtree, so the
+  search restarts with growing node budgets and noise in the order. Positions proved
+  dead stay memoised and the last round has no budget: the search stays complete.
 
 All pruning is provably safe, so "unsolvable" is a proof, not a guess.
 """
@@ -22,6 +28,7 @@ import time
 from dataclasses import dataclass
 
 from .layout import Layout, bits
+from .prng import Prng
 from .tiles import MATCH_CLASSES, match_class
 
 
@@ -35,6 +42,16 @@ class SolveResult:
 
 class _OutOfTime(Exception):
     pass
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+GAIN = 32  # order: tiles freed by a move, against how much the tiles hold down
+REST_PENALTY = 8  # order: a last pair left deep in the heap waits long
+NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard deals
+RESTART_BUDGETS = (400,) * 20 + (1000,) * 40 + (3000,) * 40 + (10000,) * 20
 
 
 class Solver:
@@ -51,16 +68,22 @@ class Solver:
         for i, face in enumerate(self.faces):
             by_class[match_class(face)] |= 1 << i
         self.class_masks = tuple(m for m in by_class if m)
+        self.precedence = _precedence(layout)
         self.weight = self._weights()
         self.dead: set[int] = set()
         self.nodes = 0
         self._deadline: float | None = None
+        self._budget_end: int | None = None
+        self._noise: Prng | None = None
 
     def _weights(self) -> tuple[int, ...]:
-        """How much a tile holds back: tiles lying under it, and its row neighbours."""
-        lay = self.layout
+        """How much a tile holds back: tiles lying under it, and the longer side of its row
+        (a row's end tile stands between the player and every tile behind it)."""
+        lay, pre = self.layout, self.precedence
         return tuple(
-            lay.under_all[i].bit_count() * 4 + lay.affects[i].bit_count() for i in range(len(lay))
+            lay.under_all[i].bit_count() * 4
+            + 2 * max((pre.left_all[i] & ~pre.above[i]).bit_count(), pre.right_all[i].bit_count())
+            for i in range(len(lay))
         )
 
     def is_hopeless(self, alive: int) -> bool:
@@ -72,7 +95,16 @@ class Solver:
             if len(left) % 2 or (len(left) in (2, 4) and not _can_pair(left, under)):
                 return True
         fixed = [p for p in (alive & m for m in self.class_masks) if p.bit_count() == 2]
-        return any(_locked(p, fixed, under) for p in fixed)
+        locked = self.precedence.locked
+        if any(locked(p, fixed) for p in fixed):
+            return True
+        for m in self.class_masks:
+            left = bits(alive & m)
+            if len(left) == 4 and all(
+                locked(p, [*fixed, q]) or locked(q, [*fixed, p]) for p, q in _pairings(left)
+            ):
+                return True
+        return False
 
     def solve(self, alive: int | None = None, time_limit: float | None = None) -> SolveResult:
         start = time.perf_counter()
@@ -84,20 +116,44 @@ class Solver:
         if sys.getrecursionlimit() < len(self.layout) + 200:
             sys.setrecursionlimit(len(self.layout) + 200)
         try:
-            ok = not self.is_hopeless(alive) and self._search(
-                alive, self.layout.free_mask(alive), path
-            )
+            ok = not self.is_hopeless(alive) and self._restarts(alive, path)
         except _OutOfTime:
             return SolveResult(None, None, self.nodes - nodes_before, time.perf_counter() - start)
         plan = tuple(path) if ok else None
         return SolveResult(ok, plan, self.nodes - nodes_before, time.perf_counter() - start)
 
+    def _restarts(self, alive: int, path: list) -> bool:
+        """Depth-first search, restarted with a growing node budget and varied order.
+
+        A wrong early choice can hide a win behind a huge dead subtree; restarting with a
+        slightly different order finds one of the many wins of a typical deal sooner. What
+        was proved dead stays in the memo, and the last round has no budget, so the search
+        stays complete.
+        """
+        free = self.layout.free_mask(alive)
+        for round_number, budget in enumerate(RESTART_BUDGETS):
+            self._noise = Prng(round_number) if round_number else None
+            self._budget_end = self.nodes + budget
+            try:
+                return self._search(alive, free, path)
+            except _OutOfBudget:
+                del path[:]
+        self._noise = Prng(len(RESTART_BUDGETS))
+        self._budget_end = None
+        return self._search(alive, free, path)
+
     def _search(self, alive: int, free: int, path: list) -> bool:
         self.nodes += 1
-        if self._deadline is not None and not self.nodes & 255:
-            if time.perf_counter() > self._deadline:
-                raise _OutOfTime
+        if self._budget_end is not None and self.nodes > self._budget_end:
+            raise _OutOfBudget
+        deadline = self._deadline
+        if deadline is not None and not self.nodes & 255 and time.perf_counter() > deadline:
+            raise _OutOfTime
+        if not alive:
+            return True
         dead = self.dead
+        if alive in dead:  # most revisits end here, before any work
+            return False
         entry_alive = alive
         mark = len(path)
         layout = self.layout
@@ -121,11 +177,9 @@ class Solver:
             del path[mark:]
             dead.add(entry_alive)
             return False
-        for a, b in self._moves(alive, free):
-            gone = 1 << a | 1 << b
-            rest = alive & ~gone
+        for a, b, child_free in self._moves(alive, free):
             path.append((a, b))
-            if self._search(rest, layout.update_free(free, rest, gone), path):
+            if self._search(alive & ~(1 << a | 1 << b), child_free, path):
                 return True
             path.pop()
         dead.add(alive)
@@ -133,11 +187,18 @@ class Solver:
         del path[mark:]
         return False
 
-    def _moves(self, alive: int, free: int) -> list[tuple[int, int]]:
-        """Playable pairs worth trying, best first; pairs that lock their class are left out."""
-        under = self.layout.under_all
+    def _moves(self, alive: int, free: int) -> list[tuple[int, int, int]]:
+        """Playable pairs worth trying, best first, each with the free mask after it.
+
+        Pairs that would lock their class are left out. Best = frees the most tiles, then
+        holds the most down; on restarts a little noise varies the order among near ties.
+        """
+        layout = self.layout
+        locked = self.precedence.locked
+        before = self.precedence.before
         weight = self.weight
         masks = self.class_masks
+        noise = self._noise
         fixed = None  # the classes with two tiles left: their last pair is known
         moves = []
         for m in masks:
@@ -148,42 +209,29 @@ class Solver:
             rest_all = alive & m
             for k, a in enumerate(tiles):
                 for b in tiles[k + 1 :]:
-                    rest = rest_all & ~(1 << a | 1 << b)
+                    gone = 1 << a | 1 << b
+                    rest = rest_all & ~gone
                     if rest and rest.bit_count() == 2:
                         if fixed is None:
-                            fixed = [p for p in (alive & q for q in masks) if p.bit_count() == 2]
-                        if _locked(rest, fixed, under):
+                            fixed = [p for q in masks if (p := alive & q).bit_count() == 2]
+                        if locked(rest, fixed):
                             continue
-                    moves.append((weight[a] + weight[b], a, b))
+                    child_free = layout.update_free(free, alive & ~gone, gone)
+                    score = (child_free & ~free).bit_count() * GAIN + weight[a] + weight[b]
+                    if REST_PENALTY and rest.bit_count() == 2:
+                        # Leaving a last pair deep in the heap commits it to a long wait.
+                        score -= REST_PENALTY * (before(rest) & alive).bit_count()
+                    if noise:
+                        score += noise.below(NOISE)
+                    moves.append((score, a, b, child_free))
         moves.sort(reverse=True)
-        return [(a, b) for _, a, b in moves]
+        return [(a, b, child_free) for _, a, b, child_free in moves]
 
 
-def _locked(pair: int, fixed: list[int], under) -> bool:
-    """Whether the last pair `pair` of a class can never leave the table.
-
-    A pair must leave after every pair one of whose tiles lies (even through others) on one
-    of its tiles. Following that relation from `pair` through the other classes whose last
-    pair is known, coming back to `pair` is a cycle: none of them can ever go.
-    """
-    x, y = bits(pair)
-    after = under[x] | under[y]
-    if after & pair:
-        return True
-    pending = [p for p in fixed if p != pair]
-    grew = True
-    while grew:
-        grew = False
-        for p in pending:
-            if p & after:
-                a, b = bits(p)
-                after |= under[a] | under[b]
-                if after & pair:
-                    return True
-                pending.remove(p)
-                grew = True
-                break
-    return False
+def _pairings(tiles: list[int]):
+    """The three ways to split four tiles into two pairs, as bitmasks."""
+    a, b, c, d = (1 << t for t in tiles)
+    return ((a | b, c | d), (a | c, b | d), (a | d, b | c))
 
 
 def _can_pair(tiles: list[int], under) -> bool:
@@ -194,6 +242,104 @@ def _can_pair(tiles: list[int], under) -> bool:
         return ok(*tiles)
     a, b, c, d = tiles
     return (ok(a, b) and ok(c, d)) or (ok(a, c) and ok(b, d)) or (ok(a, d) and ok(b, c))
+
+
+class _Precedence:
+    """Which tiles must leave before a given pair can, from the layout alone.
+
+    A pair (x, y) can only leave after every tile lying on x or y (even through others).
+    And when x and y sit in one plain row with only row tiles between them, the tiles
+    between cannot leave first, so x's right side stays closed and x needs every tile
+    left of it gone, and y every tile right of it (with whatever lies on those).
+    Following "must leave before" through the classes whose last pair is known: if it
+    comes back to the pair itself, no order can ever remove them (`locked`).
+    """
+
+    def __init__(self, layout: Layout) -> None:
+        n = len(layout)
+        self.layout = layout
+        order = sorted(range(n), key=lambda i: -layout.positions[i][2])
+        above = [0] * n
+        for i in order:  # higher layers first
+            acc = layout.covers[i]
+            for j in bits(layout.covers[i]):
+                acc |= above[j]
+            above[i] = acc
+        self.above = above
+        self.left_all = self._side_closure(layout.left, 1)
+        self.right_all = self._side_closure(layout.right, -1)
+        self.cache: dict[int, int] = {}
+
+    def _side_closure(self, side, direction: int) -> list[int]:
+        """Tiles reachable by stepping to one side again and again, plus what lies on them."""
+        positions, above = self.layout.positions, self.above
+        closure = [0] * len(positions)
+        for i in sorted(range(len(positions)), key=lambda i: direction * positions[i][0]):
+            acc = 0
+            for j in bits(side[i]):
+                acc |= 1 << j | above[j] | closure[j]
+            closure[i] = acc
+        return closure
+
+    def _in_plain_row(self, x: int, y: int) -> bool:
+        positions, left, right = self.layout.positions, self.layout.left, self.layout.right
+        if positions[x][1:] != positions[y][1:]:
+            return False
+        if positions[x][0] > positions[y][0]:
+            x, y = y, x
+        t = x
+        while t != y:
+            step = right[t]
+            if step.bit_count() != 1:
+                return False
+            nxt = step.bit_length() - 1
+            if positions[nxt][1:] != positions[x][1:] or left[nxt] != 1 << t:
+                return False
+            t = nxt
+        return True
+
+    def before(self, pair: int) -> int:
+        found = self.cache.get(pair)
+        if found is None:
+            x, y = bits(pair)
+            found = self.above[x] | self.above[y]
+            if self._in_plain_row(x, y):
+                if self.layout.positions[x][0] > self.layout.positions[y][0]:
+                    x, y = y, x
+                found |= self.left_all[x] | self.right_all[y]
+            self.cache[pair] = found
+        return found
+
+    def locked(self, pair: int, fixed: list[int]) -> bool:
+        need = self.before(pair)
+        if need & pair:
+            return True
+        pending = [p for p in fixed if p != pair]
+        grew = True
+        while grew:
+            grew = False
+            for p in pending:
+                if p & need:
+                    need |= self.before(p)
+                    if need & pair:
+                        return True
+                    pending.remove(p)
+                    grew = True
+                    break
+        return False
+
+
+_PRECEDENCE_CACHE: dict[int, _Precedence] = {}
+
+
+def _precedence(layout: Layout) -> _Precedence:
+    """One table per layout object (built-in layouts are shared, so this is built once)."""
+    table = _PRECEDENCE_CACHE.get(id(layout))
+    if table is None or table.layout is not layout:
+        if len(_PRECEDENCE_CACHE) > 64:
+            _PRECEDENCE_CACHE.clear()
+        table = _PRECEDENCE_CACHE[id(layout)] = _Precedence(layout)
+    return table
 
 
 def solve(layout: Layout, faces, alive: int | None = None, time_limit: float | None = None):

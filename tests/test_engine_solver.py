@@ -1,0 +1,88 @@
+import random
+
+from engine_helpers import assert_plan_wins
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mahjong.engine import (
+    Position,
+    Solver,
+    face_id,
+    full_set,
+    layout_by_number,
+    layout_from_positions,
+    new_deal,
+    solve,
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(number=st.sampled_from([1, 2, 3, 11, 12, 13]), seed=st.integers(0, 10**6))
+def test_it_never_calls_a_generated_deal_unsolvable(number, seed):
+    layout = layout_by_number(number)
+    deal = new_deal(layout, seed)
+    result = solve(layout, deal.faces, time_limit=5)
+    assert result.solvable is True
+    assert_plan_wins(layout, deal.faces, result.plan)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6))
+def test_on_generated_turtle_deals_it_finds_a_win_or_runs_out_of_time(seed):
+    layout = layout_by_number(0)
+    deal = new_deal(layout, seed)
+    result = solve(layout, deal.faces, time_limit=1)
+    assert result.solvable is not False
+    if result.solvable:
+        assert_plan_wins(layout, deal.faces, result.plan)
+
+
+def test_its_plans_on_random_deals_are_legal_and_its_verdicts_hold():
+    layout = layout_by_number(2)
+    for seed in range(30):
+        faces = [f for pair in zip(*[iter(full_set()[:68])] * 2, strict=True) for f in pair]
+        random.Random(seed).shuffle(faces)
+        result = solve(layout, faces, time_limit=5)
+        assert result.solvable is not None
+        if result.solvable:
+            assert_plan_wins(layout, faces, result.plan)
+
+
+def test_two_tiles_stacked_can_never_be_removed():
+    layout = layout_from_positions([(0, 0, 0), (0, 0, 1)])
+    result = solve(layout, [face_id("1B")] * 2)
+    assert result.solvable is False and result.plan is None
+
+
+def test_a_cycle_of_stacks_is_proved_dead():
+    # 1B lies on 2B and 2B lies on 1B in two separate towers: neither pair can go first.
+    layout = layout_from_positions([(0, 0, 0), (0, 0, 1), (4, 0, 0), (4, 0, 1)])
+    faces = [face_id(f) for f in ("2B", "1B", "1B", "2B")]
+    result = solve(layout, faces)
+    assert result.solvable is False and result.nodes <= 1
+
+
+def test_it_solves_from_a_position_part_way_through_a_game():
+    layout = layout_by_number(0)
+    deal = new_deal(layout, 99)
+    position = Position.start(layout, deal.faces).play(deal.plan[:30])
+    result = Solver(layout, deal.faces).solve(position.alive, time_limit=5)
+    assert result.solvable
+    assert_plan_wins(layout, deal.faces, result.plan, alive=position.alive)
+
+
+def test_a_time_limit_gives_an_undecided_answer_not_a_wrong_one():
+    layout = layout_by_number(0)
+    faces = full_set()
+    random.Random(3).shuffle(faces)
+    result = solve(layout, faces, time_limit=0.01)
+    assert result.solvable in (None, True, False)
+    if result.solvable is None:
+        assert result.plan is None
+
+
+def test_an_empty_table_is_already_won():
+    layout = layout_by_number(1)
+    deal = new_deal(layout, 1)
+    result = solve(layout, deal.faces, alive=0)
+    assert result.solvable is True and result.plan == ()
