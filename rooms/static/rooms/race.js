@@ -257,6 +257,14 @@
       title.textContent = row.nickname;
       line.append(title);
       parts.push(line);
+      const last = [[0, 0], ...row.timeline].pop();
+      const label = document.createElementNS(NS, "text");
+      label.setAttribute("x", Math.min(x(last[0]) + 4, 520).toFixed(1));
+      label.setAttribute("y", (y(last[1]) + 4 + 11 * (k % 3 - 1)).toFixed(1));
+      label.setAttribute("fill", colors[k % colors.length]);
+      label.setAttribute("font-size", "11");
+      label.textContent = row.nickname;
+      parts.push(label);
     });
     svg.replaceChildren(...parts);
   }
