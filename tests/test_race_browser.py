@@ -4,7 +4,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rooms.boards import deal_for
-from rooms.models import Entry
+from rooms.models import Entry, Race
 
 
 @pytest.fixture(autouse=True)
@@ -79,3 +79,27 @@ def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_ser
     expect(ana.locator("#room-table")).to_contain_text("Ana: 2")
     expect(ana.get_by_role("button", name="Another game")).to_be_visible()
     expect(bo.get_by_role("button", name="Another game")).to_be_hidden()
+
+
+def test_another_game_starts_the_next_race_with_the_same_seats(asgi_server, chromium):
+    ana, bo = (player_page(chromium) for _ in range(2))
+    ana.goto(f"{asgi_server.url}/rooms/")
+    ana.fill("#create-nickname", "Ana")
+    ana.get_by_role("button", name="Create a room").click()
+    ana.wait_for_url("**/rooms/*/")
+    bo.goto(ana.url)
+    bo.fill("#join-nickname", "Bo")
+    bo.get_by_role("button", name="Join").click()
+    expect(ana.locator("#seats li")).to_have_count(2)
+    ana.get_by_role("button", name="Start").click()
+    for page in (ana, bo):
+        expect(page.locator(".tile[data-face]").first).to_be_visible()
+        page.get_by_role("button", name="Give up").click()
+    expect(ana.locator("#results")).to_be_visible()
+    ana.get_by_role("button", name="Another game").click()
+    for page in (ana, bo):
+        expect(page.locator("#results")).to_be_hidden()
+        expect(page.locator(".tile[data-face]").first).to_be_visible()
+        expect(page.get_by_role("button", name="Give up")).to_be_enabled()
+    assert Race.objects.count() == 2
+    assert set(Race.objects.values_list("room__seats__nickname", flat=True)) == {"Ana", "Bo"}
