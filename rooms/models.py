@@ -163,10 +163,10 @@ class Entry(models.Model):
     """One seat's board in one race."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing"
-        FINISHED = "finished"
-        OUT = "out"  # blocked with no shuffle left
-        GAVE_UP = "gave_up"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        OUT = "out", _("Out")  # blocked with no shuffle left
+        GAVE_UP = "gave_up", _("Gave Up")
 
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="entries")

@@ -91,4 +91,5 @@ def race_strings() -> dict:
         "reconnecting": _("Connection lost; reconnecting…"),
         "overtime": _("over time"),
         "cpu": _("CPU"),
+        "remove_seat": _("Remove {name}"),
     }

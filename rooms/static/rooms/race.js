@@ -107,7 +107,7 @@
         const remove = document.createElement("button");
         remove.type = "button";
         remove.textContent = "✕";
-        remove.setAttribute("aria-label", `Remove ${seat.nickname}`);
+        remove.setAttribute("aria-label", T.remove_seat.replace("{name}", seat.nickname));
         remove.addEventListener("click", () => send({ type: "remove_seat", seat: seat.id }));
         item.append(" ", remove);
       }
