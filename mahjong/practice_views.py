@@ -114,7 +114,7 @@ def strings() -> dict:
 
 def choices() -> dict:
     return {
-        "levels": list(LEVELS),
+        "levels": [(level, practice.LEVEL_LABELS[level]) for level in LEVELS],
         "layouts": [
             {"name": e.name, "number": e.number, "label": practice.layout_label(e.number)}
             for e in CATALOG

@@ -110,3 +110,11 @@ def test_a_bad_game_code_is_explained_in_spanish(client):
 def test_a_room_refusal_comes_back_in_spanish(client):
     response = client.post("/rooms/new", {"nickname": " "}, HTTP_ACCEPT_LANGUAGE="es")
     assert "elige un apodo" in response.content.decode()
+
+
+def test_level_names_are_translated_on_the_practice_and_ranked_pages(client):
+    page = page_text(client.get("/play/", HTTP_ACCEPT_LANGUAGE="es"))
+    assert '<button type="submit" name="level" value="beginner">Principiante</button>' in page
+    client.post("/ranked/join", {"nickname": "Ana", "level": "hard"})
+    page = page_text(client.get("/ranked/", HTTP_ACCEPT_LANGUAGE="es"))
+    assert "Difícil: 1 esperando" in page
