@@ -93,21 +93,36 @@ def test_the_compiled_catalog_matches_the_po_file(domain):
             assert compiled.gettext(entry["msgid"]) == entry["msgstr"]["0"], entry["msgid"]
 
 
+def project_copy(tmp_path: Path, domain: str) -> Path:
+    """The code (symlinked) beside a copy of the catalog, so makemessages cannot touch
+    the real one: it writes into the locale folder nearest to each file."""
+    root = tmp_path / "project"
+    (root / "locale" / "es" / "LC_MESSAGES").mkdir(parents=True)
+    for name in ["accounts", "mahjong", "rooms", "templates"]:
+        (root / name).symlink_to(Path(settings.BASE_DIR) / name)
+    shutil.copy(LOCALE / "es" / "LC_MESSAGES" / f"{domain}.po", root / "locale/es/LC_MESSAGES")
+    return root
+
+
 @pytest.mark.skipif(shutil.which("xgettext") is None, reason="needs GNU gettext's xgettext")
 @pytest.mark.parametrize("domain", DOMAINS)
 def test_the_catalog_holds_every_string_marked_in_the_code(domain, tmp_path, monkeypatch):
     from django.core.management import call_command
     from django.test.utils import override_settings
 
-    target = tmp_path / "es" / "LC_MESSAGES"
-    target.mkdir(parents=True)
-    shutil.copy(LOCALE / "es" / "LC_MESSAGES" / f"{domain}.po", target)
-    monkeypatch.chdir(settings.BASE_DIR)
-    ignore = [".venv", "var", "bench", "tests", "mahjong/engine/*", "staticfiles"]
-    with override_settings(LOCALE_PATHS=[tmp_path]):
+    root = project_copy(tmp_path, domain)
+    monkeypatch.chdir(root)
+    ignore = ["mahjong/engine/*", "*/tests/*"]
+    with override_settings(LOCALE_PATHS=[root / "locale"]):
         call_command(
-            "makemessages", locale=["es"], domain=domain, ignore_patterns=ignore, verbosity=0
+            "makemessages",
+            locale=["es"],
+            domain=domain,
+            ignore_patterns=ignore,
+            symlinks=True,
+            verbosity=0,
         )
-    fresh = {e["msgid"] for e in read_po(target / f"{domain}.po") if e["msgid"]}
+    fresh = {e["msgid"] for e in read_po(root / "locale/es/LC_MESSAGES" / f"{domain}.po")}
     known = {e["msgid"] for e in messages(domain)}
-    assert fresh - known == set(), "run makemessages and translate the new strings"
+    assert len(fresh - {""}) >= len(known) * 0.9, "makemessages found too little"
+    assert fresh - {""} - known == set(), "run makemessages and translate the new strings"
