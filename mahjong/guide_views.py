@@ -39,7 +39,7 @@ MEANINGS = {
         "The target time. You may play on after it, but a late finish scores no points."
     ),
     "idle_limit_seconds": gettext_lazy(
-        "How long you may go without removing a pair before a CPU plays for you."
+        "How long you may go without a move before a CPU plays for you."
     ),
     "cut_off": gettext_lazy(
         "The race ends this long after the start; whoever has not finished is ranked by progress."
