@@ -105,5 +105,6 @@
   $("skip").addEventListener("click", () => start(STEPS.length - 1));
 
   MahjongBoard.setupTileStyle($("learn"), $("tile-style"));
+  MahjongBoard.listenKeys(board, {}); // arrow keys move between free tiles
   start(saved());
 })();
