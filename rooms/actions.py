@@ -191,7 +191,9 @@ def add_cpu(player: Player, code: str, level) -> Seat:
     if room.seats.count() >= MAX_SEATS:
         raise RoomError(_("this room is full (%(n)d seats)") % {"n": MAX_SEATS}, "room_full")
     number = room.seats.filter(player=None).count() + 1
-    seat = Seat.objects.create(room=room, nickname=f"CPU {number} ({level})", cpu_level=level)
+    seat = Seat.objects.create(
+        room=room, nickname=f"CPU {number} ({CpuLevel(level).label})", cpu_level=level
+    )
     events.publish_lobby(room)
     return seat
 
