@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import ratings
 from accounts.models import NICKNAME_MAX_LENGTH, Player, Rating, RatingChange
@@ -27,17 +28,17 @@ class NicknameError(ValueError):
 def clean_nickname(text) -> str:
     """The nickname as stored (NFC, trimmed); NicknameError saying what is wrong."""
     if not isinstance(text, str):
-        raise NicknameError("A nickname is text.")
+        raise NicknameError(_("A nickname is text."))
     nickname = unicodedata.normalize("NFC", text).strip()
     if not nickname:
-        raise NicknameError("Enter a nickname: at least one character that is not a space.")
+        raise NicknameError(_("Enter a nickname: at least one character that is not a space."))
     if len(nickname) > NICKNAME_MAX_LENGTH:
         raise NicknameError(
-            f"A nickname has at most {NICKNAME_MAX_LENGTH} characters; "
-            f"this one has {len(nickname)}."
+            _("A nickname has at most %(max)d characters; this one has %(n)d.")
+            % {"max": NICKNAME_MAX_LENGTH, "n": len(nickname)}
         )
     if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in nickname):
-        raise NicknameError("A nickname cannot contain control or invisible characters.")
+        raise NicknameError(_("A nickname cannot contain control or invisible characters."))
     return nickname
 
 

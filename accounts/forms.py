@@ -1,6 +1,7 @@
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.utils.translation import gettext_lazy as _
 
 from accounts import actions
 from accounts.models import NICKNAME_MAX_LENGTH
@@ -11,6 +12,7 @@ class NicknameForm(forms.Form):
     # The length is checked by clean_nickname after trimming, so no maxlength here
     # would cut a pasted name silently; the browser's own limit is a hint only.
     nickname = forms.CharField(
+        label=_("Nickname"),
         strip=False,
         required=False,
         widget=forms.TextInput(attrs={"maxlength": NICKNAME_MAX_LENGTH, "autocomplete": "off"}),
@@ -25,7 +27,9 @@ class NicknameForm(forms.Form):
 
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(
-        required=False, help_text="Optional; only used to reset a forgotten password."
+        required=False,
+        label=_("E-mail"),
+        help_text=_("Optional; only used to reset a forgotten password."),
     )
 
     class Meta(UserCreationForm.Meta):

@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass
 
 from django.core.cache import cache as default_cache
+from django.utils.translation import ngettext
 
 WINDOW_SECONDS = 15 * 60
 MAX_FAILURES_PER_USERNAME = 5
@@ -26,8 +27,11 @@ class Refusal:
     @property
     def message(self) -> str:
         minutes = math.ceil(self.retry_after_seconds / 60)
-        wait = f"{minutes} minute{'s' if minutes != 1 else ''}"
-        return f"Too many failed sign-in attempts. Try again in {wait}."
+        return ngettext(
+            "Too many failed sign-in attempts. Try again in %(n)d minute.",
+            "Too many failed sign-in attempts. Try again in %(n)d minutes.",
+            minutes,
+        ) % {"n": minutes}
 
 
 class LoginThrottle:

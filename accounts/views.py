@@ -4,6 +4,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import actions, charts, leaderboards, records
@@ -41,7 +42,7 @@ def me(request):
     form = NicknameForm(posted(request), initial={"nickname": player.nickname})
     if form.is_valid():
         actions.set_nickname(player, form.cleaned_data["nickname"])
-        messages.success(request, "Nickname saved.")
+        messages.success(request, _("Nickname saved."))
         return redirect("me")
     context = {**profile_context(player), "nickname_form": form, "is_me": True}
     return render(request, "accounts/profile.html", context, status=400 if form.errors else 200)
@@ -66,7 +67,7 @@ def sign_up(request):
         player = ensure_player(request)  # this device's records now belong to the account
         if not player.nickname:
             actions.set_nickname(player, user.username[: actions.NICKNAME_MAX_LENGTH])
-        messages.success(request, "Welcome! Your records now follow you to any device.")
+        messages.success(request, _("Welcome! Your records now follow you to any device."))
         return redirect("me")
     status = 400 if form.errors else 200
     return render(request, "accounts/signup.html", {"form": form}, status=status)

@@ -10,8 +10,11 @@ from functools import lru_cache
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import Player
+from mahjong import reasons
 from mahjong.engine.catalog import BY_NUMBER
 from mahjong.engine.codes import CodeError, make_code, random_seed
 from mahjong.engine.deal import Deal, deal_from_code
@@ -38,7 +41,7 @@ def check_code(code: str) -> str:
     try:
         deal_for(code)
     except CodeError as error:
-        raise PracticeError(str(error)) from None
+        raise PracticeError(reasons.translate(str(error))) from None
     return code
 
 
@@ -79,22 +82,23 @@ def _locked_game(player: Player, game_id) -> SoloGame:
     game = SoloGame.objects.select_for_update().filter(player=player, pk=_as_int(game_id))
     game = game.first()
     if game is None:
-        raise PracticeError("no such game on this device")
+        raise PracticeError(_("no such game on this device"))
     if game.status != SoloGame.Status.PLAYING:
-        raise PracticeError("this game is over: start a new one")
+        raise PracticeError(_("this game is over: start a new one"))
     return game
 
 
 def _as_int(value) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise PracticeError(f"expected a whole number, got {value!r}")
+        raise PracticeError(_("expected a whole number, got %(value)r") % {"value": value})
     return value
 
 
 def _check_move_number(game: SoloGame, move_number) -> None:
     if _as_int(move_number) != len(game.moves):
         raise PracticeError(
-            f"out of date: the game has {len(game.moves)} pairs removed, not {move_number}"
+            _("out of date: the game has %(removed)s pairs removed, not %(n)s")
+            % {"removed": len(game.moves), "n": move_number}
         )
 
 
@@ -117,11 +121,11 @@ def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
         return MoveResult(game, position_of(game), repeated=True)
     _check_move_number(game, move_number)
     if game.paused:
-        raise PracticeError("the game is paused")
+        raise PracticeError(_("the game is paused"))
     position = position_of(game)
     ok, reason = position.can_remove(i, j)
     if not ok:
-        raise PracticeError(reason)
+        raise PracticeError(reasons.translate(reason))
     position = position.remove(i, j)
     game.moves.append([i, j])
     if position.is_won():
@@ -145,9 +149,9 @@ def undo(player: Player, game_id, move_number) -> MoveResult:
     game = _locked_game(player, game_id)
     _check_move_number(game, move_number)
     if not game.moves:
-        raise PracticeError("nothing to undo")
+        raise PracticeError(_("nothing to undo"))
     if game.paused:
-        raise PracticeError("the game is paused")
+        raise PracticeError(_("the game is paused"))
     game.moves.pop()
     game.undos_used += 1
     game.save(update_fields=["moves", "undos_used"])
@@ -159,7 +163,7 @@ def use_hint(player: Player, game_id) -> tuple[SoloGame, Hint]:
     """SPEC §4: the next pair of a winning plan, else any playable pair; counted if any."""
     game = _locked_game(player, game_id)
     if game.paused:
-        raise PracticeError("the game is paused")
+        raise PracticeError(_("the game is paused"))
     hint = engine_hint(position_of(game), time_limit=HINT_TIME_LIMIT_SECONDS)
     if hint.pair is not None:
         game.hints_used += 1
@@ -186,9 +190,17 @@ def resume(player: Player, game_id) -> SoloGame:
     return game
 
 
+LEVEL_LABELS = {
+    "beginner": gettext_lazy("Beginner"),
+    "easy": gettext_lazy("Easy"),
+    "medium": gettext_lazy("Medium"),
+    "hard": gettext_lazy("Hard"),
+}
+
+
 def layout_label(layout_number: int) -> str:
     entry = BY_NUMBER[layout_number]
-    label = entry.level.capitalize()
+    label = str(LEVEL_LABELS[entry.level])
     if entry.name == "turtle":
-        return "Turtle (Hard + flowers)"
-    return f"{label} + flowers" if entry.flowers else label
+        return _("Turtle (Hard + flowers)")
+    return _("%(level)s + flowers") % {"level": label} if entry.flowers else label

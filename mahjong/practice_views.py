@@ -5,6 +5,7 @@ import json
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import records
@@ -56,23 +57,28 @@ def win_summary(game: SoloGame) -> dict:
     }
 
 
-SUIT_NAMES = {"B": _("bamboo"), "C": _("characters"), "D": _("dots")}
+# Lazy: these are read per request, in the language of that request.
+SUIT_NAMES = {
+    "B": gettext_lazy("bamboo"),
+    "C": gettext_lazy("characters"),
+    "D": gettext_lazy("dots"),
+}
 HONOUR_NAMES = {
-    "N": _("North wind"),
-    "S": _("South wind"),
-    "E": _("East wind"),
-    "W": _("West wind"),
-    "R": _("Red dragon"),
-    "G": _("Green dragon"),
-    "Wh": _("White dragon"),
-    "F1": _("Plum (flower)"),
-    "F2": _("Orchid (flower)"),
-    "F3": _("Chrysanthemum (flower)"),
-    "F4": _("Bamboo (flower)"),
-    "S1": _("Spring (season)"),
-    "S2": _("Summer (season)"),
-    "S3": _("Autumn (season)"),
-    "S4": _("Winter (season)"),
+    "N": gettext_lazy("North wind"),
+    "S": gettext_lazy("South wind"),
+    "E": gettext_lazy("East wind"),
+    "W": gettext_lazy("West wind"),
+    "R": gettext_lazy("Red dragon"),
+    "G": gettext_lazy("Green dragon"),
+    "Wh": gettext_lazy("White dragon"),
+    "F1": gettext_lazy("Plum (flower)"),
+    "F2": gettext_lazy("Orchid (flower)"),
+    "F3": gettext_lazy("Chrysanthemum (flower)"),
+    "F4": gettext_lazy("Bamboo (flower)"),
+    "S1": gettext_lazy("Spring (season)"),
+    "S2": gettext_lazy("Summer (season)"),
+    "S3": gettext_lazy("Autumn (season)"),
+    "S4": gettext_lazy("Winter (season)"),
 }
 
 
@@ -102,12 +108,13 @@ def strings() -> dict:
         "new_record": _("New personal record!"),
         "your_record": _("Your record on this level: {time}"),
         "offline": _("The server cannot be reached; try again."),
+        "face_down": _("face down"),
     }
 
 
 def choices() -> dict:
     return {
-        "levels": list(LEVELS),
+        "levels": [(level, practice.LEVEL_LABELS[level]) for level in LEVELS],
         "layouts": [
             {"name": e.name, "number": e.number, "label": practice.layout_label(e.number)}
             for e in CATALOG
@@ -123,7 +130,7 @@ def play(request, code=None):
         try:
             game = practice.start_game(player, code)
         except practice.PracticeError as refused:
-            error = f"That game code cannot be played: {refused}"
+            error = _("That game code cannot be played: %(reason)s") % {"reason": refused}
     if game is None:
         level_layout = BY_NAME[DEFAULT_LEVEL].number
         game = practice.start_game(player, practice.random_code(level_layout))
@@ -138,13 +145,13 @@ def play(request, code=None):
 
 def _body(request) -> dict:
     if len(request.body) > MAX_BODY_BYTES:
-        raise practice.PracticeError("request too large")
+        raise practice.PracticeError(_("request too large"))
     try:
         body = json.loads(request.body or b"{}")
     except ValueError:
-        raise practice.PracticeError("the request is not valid JSON") from None
+        raise practice.PracticeError(_("the request is not valid JSON")) from None
     if not isinstance(body, dict):
-        raise practice.PracticeError("the request must be a JSON object")
+        raise practice.PracticeError(_("the request must be a JSON object"))
     return body
 
 
@@ -172,7 +179,7 @@ def new_game(player, body) -> dict:
     if "code" in body:
         code = body["code"]
         if not isinstance(code, str):
-            raise practice.PracticeError("the game code must be text")
+            raise practice.PracticeError(_("the game code must be text"))
     else:
         code = practice.random_code(_layout_number(body))
     return game_state(practice.start_game(player, code))
@@ -181,7 +188,7 @@ def new_game(player, body) -> dict:
 def _layout_number(body) -> int:
     name = body.get("layout") or body.get("level") or DEFAULT_LEVEL
     if not isinstance(name, str) or name not in BY_NAME:
-        raise practice.PracticeError(f"unknown level or layout {name!r}")
+        raise practice.PracticeError(_("unknown level or layout %(name)r") % {"name": name})
     if body.get("flowers") and name in LEVELS:
         name = "turtle" if name == "hard" else f"{name}-flowers"
     return BY_NAME[name].number
@@ -191,7 +198,7 @@ def _layout_number(body) -> int:
 def move(player, body) -> dict:
     tiles = body.get("tiles")
     if not isinstance(tiles, list) or len(tiles) != 2:
-        raise practice.PracticeError("send the two tiles of the pair as 'tiles': [i, j]")
+        raise practice.PracticeError(_("send the two tiles of the pair as 'tiles': [i, j]"))
     result = practice.play_pair(player, body.get("game"), tiles[0], tiles[1], body.get("n"))
     return game_state(result.game, result.position)
 

@@ -1,13 +1,18 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 
-from mahjong import practice_views, views
+from mahjong import guide_views, practice_views, views
 from rooms import ranked_views
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("status/", views.status_page, name="status"),
+    path("rules/", guide_views.rules_page, name="rules"),
+    path("learn/", guide_views.learn_page, name="learn"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("play/", practice_views.play, name="play"),
     path("play/api/new", practice_views.new_game, name="play-new"),
     path("play/api/move", practice_views.move, name="play-move"),

@@ -16,9 +16,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts import actions as accounts_actions
 from accounts.models import NICKNAME_MAX_LENGTH, Player
+from mahjong import reasons
 from mahjong.engine.catalog import level_layout
 from mahjong.engine.codes import make_code
 from mahjong.engine.hint import hint as engine_hint
@@ -76,12 +78,14 @@ def race_action(action):
 # --- rooms and seats -----------------------------------------------------------------
 def clean_nickname(nickname) -> str:
     if not isinstance(nickname, str):
-        raise RoomError("a nickname must be text", "bad_nickname")
+        raise RoomError(_("a nickname must be text"), "bad_nickname")
     nickname = " ".join(nickname.split())
     if not nickname:
-        raise RoomError("choose a nickname", "bad_nickname")
+        raise RoomError(_("choose a nickname"), "bad_nickname")
     if len(nickname) > NICKNAME_MAX_LENGTH or not nickname.isprintable():
-        raise RoomError(f"a nickname has at most {NICKNAME_MAX_LENGTH} letters", "bad_nickname")
+        raise RoomError(
+            _("a nickname has at most %(n)d letters") % {"n": NICKNAME_MAX_LENGTH}, "bad_nickname"
+        )
     return nickname
 
 
@@ -96,19 +100,19 @@ def create_room(player: Player, nickname) -> Room:
 
 
 def _new_room(owner: Player) -> Room:
-    for _ in range(10):
+    for _attempt in range(10):
         try:
             with transaction.atomic():
                 return Room.objects.create(owner=owner, **SiteDefaults.load().rules())
         except IntegrityError:  # the random code was taken: draw another
             continue
-    raise RoomError("could not find a free room code; try again")
+    raise RoomError(_("could not find a free room code; try again"))
 
 
 def locked_room(code: str) -> Room:
     room = Room.objects.select_for_update().filter(code=str(code).upper()).first()
     if room is None:
-        raise RoomError("no room has this code", "no_room")
+        raise RoomError(_("no room has this code"), "no_room")
     return room
 
 
@@ -119,10 +123,10 @@ def join_room(player: Player, code: str, nickname) -> Seat:
     if seat is not None:
         return seat
     if room.ranked:
-        raise RoomError("ranked races are joined from the queue at /ranked/", "ranked")
+        raise RoomError(_("ranked races are joined from the queue at /ranked/"), "ranked")
     nickname = clean_nickname(nickname)
     if room.seats.count() >= MAX_SEATS:
-        raise RoomError(f"this room is full ({MAX_SEATS} seats)", "room_full")
+        raise RoomError(_("this room is full (%(n)d seats)") % {"n": MAX_SEATS}, "room_full")
     if player.nickname != nickname:
         player.nickname = nickname
         player.save(update_fields=["nickname"])
@@ -133,15 +137,15 @@ def join_room(player: Player, code: str, nickname) -> Seat:
 
 def _owner_only(room: Room, player: Player) -> None:
     if room.ranked:
-        raise RoomError("a ranked room's rules and seats are fixed", "ranked")
+        raise RoomError(_("a ranked room's rules and seats are fixed"), "ranked")
     if player is None or room.owner_id != player.pk:
-        raise RoomError("only the room's owner can do that", "not_owner")
+        raise RoomError(_("only the room's owner can do that"), "not_owner")
 
 
 def _no_race_running(room: Room, now: datetime) -> None:
     race = room.current_race()
     if race is not None and race.status == Race.Status.RUNNING:
-        raise RoomError("not while a race is running", "race_running")
+        raise RoomError(_("not while a race is running"), "race_running")
 
 
 @transaction.atomic
@@ -150,10 +154,10 @@ def update_rules(player: Player, code: str, changes, now=None) -> Room:
     _owner_only(room, player)
     _no_race_running(room, now or timezone.now())
     if not isinstance(changes, dict) or not changes:
-        raise RoomError("send the rules to change as an object", "bad_rules")
+        raise RoomError(_("send the rules to change as an object"), "bad_rules")
     unknown = sorted(set(changes) - set(RULE_FIELDS))
     if unknown:
-        raise RoomError(f"unknown rule {', '.join(unknown)}", "bad_rules")
+        raise RoomError(_("unknown rule %(rules)s") % {"rules": ", ".join(unknown)}, "bad_rules")
     for name, value in changes.items():
         setattr(room, name, _rule_value(room, name, value))
     room.save(update_fields=[*changes])
@@ -165,11 +169,13 @@ def _rule_value(room: Room, name: str, value):
     field = Room._meta.get_field(name)
     expected = bool if field.get_internal_type() == "BooleanField" else (int, str)
     if isinstance(value, bool) is not (expected is bool) or not isinstance(value, expected):
-        raise RoomError(f"{field.verbose_name}: wrong type of value {value!r}", "bad_rules")
+        message = _("%(rule)s: wrong type of value %(value)r")
+        raise RoomError(message % {"rule": field.verbose_name, "value": value}, "bad_rules")
     try:
         value = field.clean(value, room)
     except ValidationError as error:
-        raise RoomError(f"{field.verbose_name}: {' '.join(error.messages)}", "bad_rules") from None
+        message = f"{field.verbose_name}: {' '.join(error.messages)}"
+        raise RoomError(message, "bad_rules") from None
     return value
 
 
@@ -178,11 +184,16 @@ def add_cpu(player: Player, code: str, level) -> Seat:
     room = locked_room(code)
     _owner_only(room, player)
     if level not in CpuLevel.values:
-        raise RoomError(f"a CPU level is one of {', '.join(CpuLevel.values)}", "bad_cpu")
+        raise RoomError(
+            _("a CPU level is one of %(levels)s") % {"levels": ", ".join(CpuLevel.values)},
+            "bad_cpu",
+        )
     if room.seats.count() >= MAX_SEATS:
-        raise RoomError(f"this room is full ({MAX_SEATS} seats)", "room_full")
+        raise RoomError(_("this room is full (%(n)d seats)") % {"n": MAX_SEATS}, "room_full")
     number = room.seats.filter(player=None).count() + 1
-    seat = Seat.objects.create(room=room, nickname=f"CPU {number} ({level})", cpu_level=level)
+    seat = Seat.objects.create(
+        room=room, nickname=f"CPU {number} ({CpuLevel(level).label})", cpu_level=level
+    )
     events.publish_lobby(room)
     return seat
 
@@ -194,16 +205,19 @@ def remove_seat(player: Player, code: str, seat_id, now=None) -> None:
     _no_race_running(room, now or timezone.now())
     seat = room.seats.filter(pk=_whole(seat_id, "seat")).first()
     if seat is None:
-        raise RoomError("no such seat in this room", "no_seat")
+        raise RoomError(_("no such seat in this room"), "no_seat")
     if seat.player_id == room.owner_id:
-        raise RoomError("the owner keeps their seat", "owner_seat")
+        raise RoomError(_("the owner keeps their seat"), "owner_seat")
     seat.delete()
     events.publish_lobby(room)
 
 
 def _whole(value, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RoomError(f"{what} must be a whole number, not {value!r}", "bad_message")
+        raise RoomError(
+            _("%(what)s must be a whole number, not %(value)r") % {"what": what, "value": value},
+            "bad_message",
+        )
     return value
 
 
@@ -272,23 +286,23 @@ def _playing_entry(room: Room, seat: Seat, now: datetime) -> Entry:
     """The seat's entry in the running race, checking every deadline first."""
     race = room.current_race()
     if race is None or race.status != Race.Status.RUNNING:
-        raise RoomError("no race is running", "no_race")
+        raise RoomError(_("no race is running"), "no_race")
     if now >= race.cut_off_at:
-        raise RaceOver("the race is over", "race_over")
+        raise RaceOver(_("the race is over"), "race_over")
     if now < race.go_at:
-        raise RoomError("the race has not started yet", "too_early")
+        raise RoomError(_("the race has not started yet"), "too_early")
     entry = race.entries.select_for_update().filter(seat=seat).first()
     if entry is None:
-        raise RoomError("you have no board in this race", "no_entry")
+        raise RoomError(_("you have no board in this race"), "no_entry")
     if entry.status != Entry.Status.PLAYING:
-        raise RoomError("your race is over", "entry_over")
+        raise RoomError(_("your race is over"), "entry_over")
     return entry
 
 
 def _seat_of(room: Room, player: Player | None) -> Seat:
     seat = room.seats.filter(player=player).first() if player is not None else None
     if seat is None:
-        raise RoomError("you have no seat in this room", "no_seat")
+        raise RoomError(_("you have no seat in this room"), "no_seat")
     return seat
 
 
@@ -314,13 +328,17 @@ def play_pair(player, code, tiles, n, now=None) -> Entry:
 def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry:
     """The one write path of a pair, for players and CPUs (room and entry locked)."""
     if n != entry.pairs_removed:
-        raise RoomError(f"out of date: {entry.pairs_removed} pairs are removed, not {n}", "stale")
+        raise RoomError(
+            _("out of date: %(removed)s pairs are removed, not %(n)s")
+            % {"removed": entry.pairs_removed, "n": n},
+            "stale",
+        )
     if entry.penalty_until and now < entry.penalty_until:
-        raise RoomError("wait for the shuffle penalty to end", "penalty")
+        raise RoomError(_("wait for the shuffle penalty to end"), "penalty")
     position = position_of(entry)
     ok, reason = position.can_remove(i, j)
     if not ok:
-        raise RoomError(reason, "illegal")
+        raise RoomError(reasons.translate(reason), "illegal")
     position = position.remove(i, j)
     Move.objects.create(entry=entry, number=n, tiles=[i, j], at=now, by_cpu=by_cpu)
     store_position(entry, position)
@@ -334,7 +352,7 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
 
 def _pair(tiles) -> tuple[int, int]:
     if not isinstance(tiles, list) or len(tiles) != 2:
-        raise RoomError("send the two tiles of the pair as 'tiles': [i, j]", "bad_message")
+        raise RoomError(_("send the two tiles of the pair as 'tiles': [i, j]"), "bad_message")
     i, j = (_whole(t, "a tile") for t in tiles)
     return min(i, j), max(i, j)
 
@@ -371,10 +389,10 @@ def use_hint(player, code, now=None) -> tuple[int, int] | None:
     room = locked_room(code)
     entry = _playing_entry(room, _seat_of(room, player), now)
     if entry.hints_used >= entry.race.rules["hints"]:
-        raise RoomError("no hints left", "no_hints")
+        raise RoomError(_("no hints left"), "no_hints")
     found = engine_hint(position_of(entry), time_limit=HINT_TIME_LIMIT_SECONDS)
     if found.pair is None:
-        raise RoomError("no pair can be played: shuffle or give up", "blocked")
+        raise RoomError(_("no pair can be played: shuffle or give up"), "blocked")
     entry.hints_used += 1
     _acted(entry, now, by_cpu=False)
     entry.save(update_fields=["hints_used", "last_action_at", "cpu_control"])
@@ -392,11 +410,11 @@ def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
     """Only while blocked, within the limit; the penalty pause starts now (SPEC §4)."""
     rules = entry.race.rules
     if entry.shuffles_used >= rules["shuffles"]:
-        raise RoomError("no shuffles left", "no_shuffles")
+        raise RoomError(_("no shuffles left"), "no_shuffles")
     try:
         shuffled = engine_shuffle(position_of(entry), seed=secrets.randbits(48))
     except ShuffleError as error:
-        raise RoomError(str(error), "not_blocked") from None
+        raise RoomError(reasons.translate(str(error)), "not_blocked") from None
     store_position(entry, shuffled.position)
     if shuffled.moved:
         entry.positions = [list(p) for p in shuffled.position.layout.positions]
@@ -453,7 +471,7 @@ def cpu_act(player, code, seat_id, step, now=None) -> Entry | None:
     if race is None or race.status != Race.Status.RUNNING:
         return None
     if now >= race.cut_off_at:
-        raise RaceOver("the race is over", "race_over")
+        raise RaceOver(_("the race is over"), "race_over")
     entry = race.entries.select_for_update().select_related("seat").filter(seat_id=seat_id)
     entry = entry.first()
     if entry is None or entry.status != Entry.Status.PLAYING or step != entry.cpu_step + 1:
@@ -648,6 +666,6 @@ def end_race_by_staff(code: str, now=None) -> Race:
     room = locked_room(code)
     race = room.current_race()
     if race is None or race.status != Race.Status.RUNNING:
-        raise RoomError("this room has no running race", "no_race")
+        raise RoomError(_("this room has no running race"), "no_race")
     end_race(race, now or timezone.now())
     return race

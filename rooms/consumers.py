@@ -13,9 +13,11 @@ from datetime import datetime
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 
 from accounts.identity import player_from_scope
+from mahjong import language
 from rooms import actions, events, views_json
 from rooms.boards import board_json
 from rooms.models import Race, Room
@@ -71,11 +73,13 @@ def _board_at_go(code, seat_id):
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
+        # Later messages of this connection run in the same task, in this language.
+        translation.activate(language.from_scope(self.scope))
         self.code = self.scope["url_route"]["kwargs"]["code"].upper()
         self.player, room, seat = await _identify(self.scope, self.code)
         await self.accept()
         if room is None:
-            await self.send_json({"type": "error", "code": "no_room", "message": "no such room"})
+            await self.send_json({"type": "error", "code": "no_room", "message": _("no such room")})
             await self.close(code=4404)
             return
         self.seat_id = seat.pk if seat else None
@@ -131,22 +135,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     # --- incoming ------------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
         if not self.bucket.allow():
-            return await self.reply_error(None, "rate_limited", "too many messages: slow down")
+            return await self.reply_error(None, "rate_limited", _("too many messages: slow down"))
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
-            return await self.reply_error(None, "bad_message", "send JSON text of at most 4 KB")
+            return await self.reply_error(None, "bad_message", _("send JSON text of at most 4 KB"))
         try:
             content = json.loads(text_data)
         except ValueError:
-            return await self.reply_error(None, "bad_message", "the message is not valid JSON")
+            return await self.reply_error(None, "bad_message", _("the message is not valid JSON"))
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            return await self.reply_error(None, "bad_message", "a message is an object with a type")
+            return await self.reply_error(
+                None, "bad_message", _("a message is an object with a type")
+            )
         await self.handle(content)
 
     async def handle(self, content):
         request_id = content.get("id")
         handler = HANDLERS.get(content["type"])
         if handler is None:
-            message = f"unknown type {content['type']!r}"
+            message = _("unknown type %(type)r") % {"type": content["type"]}
             return await self.reply_error(request_id, "unknown_type", message)
         await self.mark_seen()
         try:
@@ -155,7 +161,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return await self.reply_error(request_id, error.code, error.message)
         except Exception:  # a bug must not cost the player the socket; nothing was stored
             logger.exception("room %s: %s failed", self.code, content["type"])
-            return await self.reply_error(request_id, "server_error", "that failed; try again")
+            return await self.reply_error(request_id, "server_error", _("that failed; try again"))
         if answer is not None:
             await self.send_json({**answer, "id": request_id})
 

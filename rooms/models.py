@@ -5,6 +5,7 @@ from fractions import Fraction
 
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import Player
 from rooms import ranking
@@ -16,21 +17,21 @@ ROOM_CODE_LENGTH = 6
 
 
 class Level(models.TextChoices):
-    BEGINNER = "beginner", "Beginner"
-    EASY = "easy", "Easy"
-    MEDIUM = "medium", "Medium"
-    HARD = "hard", "Hard"
+    BEGINNER = "beginner", _("Beginner")
+    EASY = "easy", _("Easy")
+    MEDIUM = "medium", _("Medium")
+    HARD = "hard", _("Hard")
 
 
 class CpuLevel(models.TextChoices):
-    RELAXED = "relaxed", "Relaxed"
-    STEADY = "steady", "Steady"
-    SHARP = "sharp", "Sharp"
+    RELAXED = "relaxed", _("Relaxed")
+    STEADY = "steady", _("Steady")
+    SHARP = "sharp", _("Sharp")
 
 
-SHUFFLE_PENALTIES = [(0, "none"), (5, "5 s"), (10, "10 s"), (30, "30 s")]
+SHUFFLE_PENALTIES = [(0, _("none")), (5, "5 s"), (10, "10 s"), (30, "30 s")]
 TIME_LIMITS = [(m, f"{m} min") for m in (3, 5, 10, 15, 20, 30)]
-IDLE_LIMITS = [(0, "none"), (30, "30 s"), (60, "60 s")]
+IDLE_LIMITS = [(0, _("none")), (30, "30 s"), (60, "60 s")]
 RULE_FIELDS = (
     "level",
     "flowers",
@@ -47,18 +48,18 @@ class Rules(models.Model):
     """The local rules of SPEC §7, shared by the site defaults and every room."""
 
     level = models.CharField(max_length=10, choices=Level, default=Level.EASY)
-    flowers = models.BooleanField("flowers and seasons", default=False)
+    flowers = models.BooleanField(_("flowers and seasons"), default=False)
     shuffles = models.PositiveSmallIntegerField(default=3, validators=[MaxValueValidator(10)])
     shuffle_penalty_seconds = models.PositiveSmallIntegerField(
-        "shuffle penalty pause", default=0, choices=SHUFFLE_PENALTIES
+        _("shuffle penalty pause"), default=0, choices=SHUFFLE_PENALTIES
     )
     hints = models.PositiveSmallIntegerField(default=3, validators=[MaxValueValidator(10)])
-    handicap = models.BooleanField("winner handicap", default=False)
+    handicap = models.BooleanField(_("winner handicap"), default=False)
     time_limit_minutes = models.PositiveSmallIntegerField(
-        "time limit", default=10, choices=TIME_LIMITS
+        _("time limit"), default=10, choices=TIME_LIMITS
     )
     idle_limit_seconds = models.PositiveSmallIntegerField(
-        "idle limit", default=0, choices=IDLE_LIMITS
+        _("idle limit"), default=0, choices=IDLE_LIMITS
     )
 
     class Meta:
@@ -162,10 +163,10 @@ class Entry(models.Model):
     """One seat's board in one race."""
 
     class Status(models.TextChoices):
-        PLAYING = "playing"
-        FINISHED = "finished"
-        OUT = "out"  # blocked with no shuffle left
-        GAVE_UP = "gave_up"
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        OUT = "out", _("Out")  # blocked with no shuffle left
+        GAVE_UP = "gave_up", _("Gave Up")
 
     race = models.ForeignKey(Race, on_delete=models.CASCADE, related_name="entries")
     seat = models.ForeignKey(Seat, on_delete=models.CASCADE, related_name="entries")

@@ -12,6 +12,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from rooms import actions
@@ -29,12 +30,14 @@ def _wait() -> timedelta:
 def join_queue(player: Player, level, nickname, now=None) -> QueueEntry:
     """Wait for a ranked race at `level`; joining another level moves the player there."""
     if level not in LEVELS:
-        raise RoomError(f"choose a level: {', '.join(LEVELS)}", "bad_level")
+        raise RoomError(
+            _("choose a level: %(levels)s") % {"levels": ", ".join(LEVELS)}, "bad_level"
+        )
     nickname = actions.clean_nickname(nickname)
     # Locked first: a grouping pass seating this player commits before the check below.
     waiting = QueueEntry.objects.select_for_update().filter(player=player).first()
     if in_ranked_race(player):
-        raise RoomError("finish your ranked race before joining the queue again", "in_race")
+        raise RoomError(_("finish your ranked race before joining the queue again"), "in_race")
     if player.nickname != nickname:
         player.nickname = nickname
         player.save(update_fields=["nickname"])

@@ -14,10 +14,12 @@ from rooms.models import Level
 
 def ranked_page(request, error=None, status=200):
     player = ensure_player(request)
+    state = ranked.status(player)
     context = {
         "levels": Level.choices,
+        "level_label": Level(state["level"]).label if state["waiting"] else "",
         "nickname": player.nickname,
-        "state": ranked.status(player),
+        "state": state,
         "wait_seconds": settings.RANKED_WAIT_SECONDS,
         "error": error,
     }

@@ -2,12 +2,13 @@
 
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import ensure_player, player_for_request
 from mahjong.practice_views import strings as board_strings
 from rooms import actions, views_json
-from rooms.models import IDLE_LIMITS, LEVELS, SHUFFLE_PENALTIES, TIME_LIMITS, CpuLevel, Room
+from rooms.models import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS, CpuLevel, Level, Room
 
 
 def rooms_home(request, error=None, status=200):
@@ -29,7 +30,7 @@ def create_room(request):
 @require_POST
 def join_by_code(request):
     code = request.POST.get("code", "").strip().upper()
-    return join(request, code) if code else rooms_home(request, "type a room code", 400)
+    return join(request, code) if code else rooms_home(request, _("type a room code"), 400)
 
 
 @require_POST
@@ -39,7 +40,7 @@ def join(request, code):
         room = Room.objects.get(code=code.upper())
         actions.join_room(player, room.code, request.POST.get("nickname", ""))
     except Room.DoesNotExist:
-        return rooms_home(request, f"no room has the code {code!r}", status=404)
+        return rooms_home(request, _("no room has the code %(code)r") % {"code": code}, status=404)
     except actions.RoomError as error:
         return room_page(request, room.code, error=error.message, status=400)
     return redirect("room", code=room.code)
@@ -48,7 +49,7 @@ def join(request, code):
 def room_page(request, code, error=None, status=200):
     room = Room.objects.filter(code=code.upper()).first()
     if room is None:
-        raise Http404("no room has this code")
+        raise Http404(_("no room has this code"))
     player = ensure_player(request)  # the socket needs the device cookie set first
     seat = room.seats.filter(player=player).first()
     context = {
@@ -65,7 +66,7 @@ def room_page(request, code, error=None, status=200):
 
 def rule_choices() -> dict:
     return {
-        "level": [(level, level.capitalize()) for level in LEVELS],
+        "level": Level.choices,
         "shuffles": [(n, str(n)) for n in range(11)],
         "hints": [(n, str(n)) for n in range(11)],
         "shuffle_penalty_seconds": SHUFFLE_PENALTIES,
@@ -76,8 +77,6 @@ def rule_choices() -> dict:
 
 
 def race_strings() -> dict:
-    from django.utils.translation import gettext as _
-
     return {
         "you_line": _("You: {place}, {progress}%"),
         "go": _("Go!"),
@@ -92,4 +91,5 @@ def race_strings() -> dict:
         "reconnecting": _("Connection lost; reconnecting…"),
         "overtime": _("over time"),
         "cpu": _("CPU"),
+        "remove_seat": _("Remove {name}"),
     }

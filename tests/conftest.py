@@ -130,3 +130,14 @@ def pytest_collection_modifyitems(config, items):
         ):
             item.add_marker(pytest.mark.browser)
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    """A request through the test client leaves its language active in the thread (the
+    middleware activates it and nothing resets it); start every test in English."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()

@@ -107,7 +107,7 @@
         const remove = document.createElement("button");
         remove.type = "button";
         remove.textContent = "✕";
-        remove.setAttribute("aria-label", `Remove ${seat.nickname}`);
+        remove.setAttribute("aria-label", T.remove_seat.replace("{name}", seat.nickname));
         remove.addEventListener("click", () => send({ type: "remove_seat", seat: seat.id }));
         item.append(" ", remove);
       }
@@ -250,9 +250,9 @@
       const points = [[0, 0], ...row.timeline].map(([ms, pct]) => `${x(ms).toFixed(1)},${y(pct).toFixed(1)}`);
       const line = document.createElementNS(NS, "polyline");
       line.setAttribute("points", points.join(" "));
-      line.setAttribute("stroke", colors[k % colors.length]);
+      line.style.stroke = colors[k % colors.length]; // inline: beats the site's .chart rule
       line.setAttribute("fill", "none");
-      line.setAttribute("stroke-width", row.seat === snap.you ? "3" : "1.6");
+      line.style.strokeWidth = row.seat === snap.you ? "3" : "1.6";
       const title = document.createElementNS(NS, "title");
       title.textContent = row.nickname;
       line.append(title);
@@ -261,7 +261,7 @@
       const label = document.createElementNS(NS, "text");
       label.setAttribute("x", Math.min(x(last[0]) + 4, 520).toFixed(1));
       label.setAttribute("y", (y(last[1]) + 4 + 11 * (k % 3 - 1)).toFixed(1));
-      label.setAttribute("fill", colors[k % colors.length]);
+      label.style.fill = colors[k % colors.length];
       label.setAttribute("font-size", "11");
       label.textContent = row.nickname;
       parts.push(label);

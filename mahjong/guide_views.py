@@ -1,0 +1,183 @@
+"""The rules page (its local-rules table read from the live site defaults) and the
+"learn on the board" tutorial, a small fixed board played in the browser alone."""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_GET
+
+from mahjong.engine.catalog import BY_NAME
+from mahjong.practice_views import strings as board_strings
+from rooms.actions import CUT_OFF
+from rooms.models import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS, Level, SiteDefaults
+
+MAX_COUNT = 10  # shuffles and hints: 0 to 10 (the validators of rooms.models.Rules)
+
+# What each local rule means; its default and choices are read when the page is drawn.
+MEANINGS = {
+    "players": gettext_lazy(
+        "Everyone who joins the room gets a seat; the owner may add CPU opponents."
+    ),
+    "level": gettext_lazy("How many tiles the deal has: more tiles, more layers."),
+    "flowers": gettext_lazy(
+        "Adds four flowers and four seasons: a flower pairs with any flower, "
+        "a season with any season."
+    ),
+    "shuffles": gettext_lazy("How often you may shuffle the tiles left when no pair is free."),
+    "shuffle_penalty_seconds": gettext_lazy(
+        "A pause after each shuffle during which you cannot take a tile."
+    ),
+    "hints": gettext_lazy("How often the Hint button may light up a pair you can play."),
+    "handicap": gettext_lazy(
+        "The winner of the last race gets a deal one level harder; each win in a row "
+        "adds a level. Places are still decided by time."
+    ),
+    "time_limit_minutes": gettext_lazy(
+        "The target time. You may play on after it, but a late finish scores no points."
+    ),
+    "idle_limit_seconds": gettext_lazy(
+        "How long you may go without a move before a CPU plays for you."
+    ),
+    "cut_off": gettext_lazy(
+        "The race ends this long after the start; whoever has not finished is ranked by progress."
+    ),
+    "grace": gettext_lazy("How long a lost connection may last before a CPU plays the seat."),
+}
+
+
+@dataclass(frozen=True)
+class RuleRow:
+    key: str
+    name: str
+    default: str
+    choices: str
+
+    @property
+    def meaning(self) -> str:
+        return MEANINGS[self.key]
+
+
+def on_off(value: bool) -> str:
+    return _("on") if value else _("off")
+
+
+def up_to(n: int) -> str:
+    return ngettext("up to %(n)d", "up to %(n)d", n) % {"n": n} if n else _("none")
+
+
+def labels(pairs) -> str:
+    return ", ".join(str(label) for _value, label in pairs)
+
+
+def zero_to_max() -> str:
+    return _("0 to %(n)d") % {"n": MAX_COUNT}
+
+
+def level_choices() -> str:
+    return ", ".join(
+        _("%(level)s (%(tiles)d tiles)") % {"level": label, "tiles": BY_NAME[value].tiles}
+        for value, label in Level.choices
+    )
+
+
+def fixed_rows() -> list[RuleRow]:
+    cut_off = _("%(minutes)d min after the start") % {"minutes": CUT_OFF.total_seconds() // 60}
+    grace = _("%(seconds)d s") % {"seconds": settings.DISCONNECT_GRACE_SECONDS}
+    return [
+        RuleRow("cut_off", _("Hard cut-off"), cut_off, _("fixed")),
+        RuleRow("grace", _("Disconnect grace"), grace, _("fixed")),
+    ]
+
+
+def rule_rows(d: SiteDefaults) -> list[RuleRow]:
+    """SPEC §7 as a table: each local rule, its site default now, and its choices."""
+    penalty = dict(SHUFFLE_PENALTIES)[d.shuffle_penalty_seconds]
+    idle = dict(IDLE_LIMITS)[d.idle_limit_seconds]
+    time_limit = dict(TIME_LIMITS)[d.time_limit_minutes]
+    return [
+        RuleRow("players", _("Players"), _("1 to 20, by who joins"), _("1 to 20 seats")),
+        RuleRow("level", _("Level"), Level(d.level).label, level_choices()),
+        RuleRow("flowers", _("Flowers and seasons"), on_off(d.flowers), _("on, off")),
+        RuleRow("shuffles", _("Shuffles"), up_to(d.shuffles), zero_to_max()),
+        RuleRow(
+            "shuffle_penalty_seconds", _("Shuffle penalty"), penalty, labels(SHUFFLE_PENALTIES)
+        ),
+        RuleRow("hints", _("Hints"), up_to(d.hints), zero_to_max()),
+        RuleRow("handicap", _("Winner handicap"), on_off(d.handicap), _("on, off")),
+        RuleRow("time_limit_minutes", _("Time limit"), time_limit, labels(TIME_LIMITS)),
+        RuleRow("idle_limit_seconds", _("Idle limit"), idle, labels(IDLE_LIMITS)),
+        *fixed_rows(),
+    ]
+
+
+@require_GET
+def rules_page(request):
+    return render(request, "guide/rules.html", {"rows": rule_rows(SiteDefaults.load())})
+
+
+# The tutorial's board, in the KMahjongg grid (a tile covers 2 x 2 cells). Tile 1 is
+# blocked on both sides, tile 4 lies on tile 3, and the bottom row (10-13) ends up
+# blocked until the tutorial's shuffle swaps two of its faces. The steps in learn.js
+# refer to these indices.
+TUTORIAL_TILES = [
+    {"x": 2, "y": 0, "z": 0, "face": "3D"},
+    {"x": 4, "y": 0, "z": 0, "face": "R"},
+    {"x": 6, "y": 0, "z": 0, "face": "3D"},
+    {"x": 4, "y": 2, "z": 0, "face": "N"},
+    {"x": 4, "y": 2, "z": 1, "face": "R"},
+    {"x": 0, "y": 2, "z": 0, "face": "F1"},
+    {"x": 8, "y": 2, "z": 0, "face": "F3"},
+    {"x": 0, "y": 4, "z": 0, "face": "S2"},
+    {"x": 8, "y": 4, "z": 0, "face": "S4"},
+    {"x": 4, "y": 4, "z": 0, "face": "N"},
+    {"x": 1, "y": 6, "z": 0, "face": "7C"},
+    {"x": 3, "y": 6, "z": 0, "face": "2B"},
+    {"x": 5, "y": 6, "z": 0, "face": "7C"},
+    {"x": 7, "y": 6, "z": 0, "face": "2B"},
+]
+
+
+def tutorial_steps() -> dict:
+    return {
+        "blocked": _(
+            "Only free tiles can be taken. Tap the red dragon in the middle of the top row."
+        ),
+        "why": _(
+            "A tile is free when nothing lies on it and its left or right side is open. "
+            "Tap the two free 3 of dots, one after the other, to remove the pair."
+        ),
+        "pair": _(
+            "The red dragon in the top row is free now. Pair it with the red dragon "
+            "lying on top of the stack."
+        ),
+        "flowers": _(
+            "Flowers pair with any flower, even with a different picture. Tap the two flowers."
+        ),
+        "seasons": _("Seasons pair with any season. Tap the two seasons."),
+        "hint": _("Not sure what to take? Press Hint: it lights up a pair you can play."),
+        "hinted": _("Remove the pair that lit up."),
+        "shuffle": _(
+            "The two free tiles do not match: you are blocked. Press Shuffle to mix the "
+            "tiles that are left (in a race, shuffles are limited)."
+        ),
+        "finish": _("Now clear the board: remove the last pairs."),
+        "done": _("Well done, the board is clear! You know the rules: practise or race."),
+    }
+
+
+def tutorial_strings() -> dict:
+    return {
+        "steps": tutorial_steps(),
+        "step_of": _("Step {n} of {total}"),
+        "wrong": _("Not that pair yet: follow the step above."),
+        "not_now": _("Not yet: follow the step above."),
+    }
+
+
+@require_GET
+def learn_page(request):
+    context = {"tiles": TUTORIAL_TILES, "strings": {**board_strings(), **tutorial_strings()}}
+    return render(request, "guide/learn.html", context)

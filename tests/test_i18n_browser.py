@@ -1,0 +1,65 @@
+"""A Spanish-speaking newcomer practises and races in Spanish in a real Chromium: the
+page, the board's words and the server's refusals all arrive in Spanish."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from mahjong.engine.deal import deal_from_code
+from rooms.boards import deal_for
+from rooms.models import Entry
+from tests.practice_helpers import BEGINNER_CODE
+
+
+@pytest.fixture(autouse=True)
+def short_countdown(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 1
+
+
+@pytest.fixture
+def spanish_page(chromium):
+    context = chromium.new_context(locale="es-ES", viewport={"width": 1000, "height": 760})
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
+
+
+def tile_at(page, position):
+    x, y, z = position
+    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
+
+
+def test_practice_speaks_spanish_from_the_board_to_the_refusals(asgi_server, spanish_page):
+    page = spanish_page
+    page.goto(f"{asgi_server.url}/play/{BEGINNER_CODE}/")
+    deal = deal_from_code(BEGINNER_CODE)
+    expect(page.locator(".tile")).to_have_count(len(deal.faces))
+    expect(page.get_by_role("button", name="Pista", exact=True)).to_be_visible()
+    free = set(deal.start().free_tiles())
+    blocked = next(i for i in range(len(deal.faces)) if i not in free)
+    tile = tile_at(page, deal.layout.positions[blocked])
+    expect(tile).to_have_attribute("aria-label", re.compile(r", bloqueada$"))
+    tile.dispatch_event("click")  # a covered tile lies under another one
+    expect(page.locator("#message")).to_contain_text(re.compile("tapada por|bloqueada"))
+
+
+def test_a_race_is_played_in_spanish_from_the_lobby_to_the_results(asgi_server, spanish_page):
+    page = spanish_page
+    page.goto(f"{asgi_server.url}/rooms/")
+    page.fill("#create-nickname", "Lucía")
+    page.get_by_role("button", name="Crear una sala").click()
+    page.wait_for_url("**/rooms/*/")
+    page.select_option("select[name=level]", "beginner")
+    expect(page.locator("select[name=level] option:checked")).to_have_text("Principiante")
+    page.get_by_role("button", name="Empezar").click()
+    expect(page.locator(".tile[data-face]")).to_have_count(34)
+    entry = Entry.objects.get(seat__nickname="Lucía")
+    positions = deal_for(entry.code).layout.positions
+    for i, j in deal_for(entry.code).plan:
+        tile_at(page, positions[i]).click()
+        tile_at(page, positions[j]).click()
+    expect(page.locator("#results")).to_be_visible()
+    expect(page.locator("#results-title")).to_have_text("Resultados")
+    expect(page.get_by_role("button", name="Otra partida")).to_be_visible()
