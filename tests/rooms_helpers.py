@@ -50,7 +50,7 @@ class Socket:
     async def raw(self, text):
         await self.ws.send_to(text_data=text)
 
-    async def next(self, *types, timeout=5):
+    async def next(self, *types, timeout=10):
         while True:
             message = await self.ws.receive_json_from(timeout=timeout)
             self.seen.append(message)
