@@ -141,7 +141,7 @@ def _body(request) -> dict:
         raise practice.PracticeError("request too large")
     try:
         body = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # 2 KB of "[" nests deeper than json allows
         raise practice.PracticeError("the request is not valid JSON") from None
     if not isinstance(body, dict):
         raise practice.PracticeError("the request must be a JSON object")

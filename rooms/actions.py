@@ -37,6 +37,7 @@ from rooms.models import (
     Room,
     Seat,
     SiteDefaults,
+    room_code,
 )
 
 CUT_OFF = timedelta(minutes=60)
@@ -106,7 +107,7 @@ def _new_room(owner: Player) -> Room:
 
 
 def locked_room(code: str) -> Room:
-    room = Room.objects.select_for_update().filter(code=str(code).upper()).first()
+    room = Room.objects.select_for_update().filter(code=room_code(code)).first()
     if room is None:
         raise RoomError("no room has this code", "no_room")
     return room

@@ -7,7 +7,15 @@ from django.views.decorators.http import require_POST
 from accounts.identity import ensure_player, player_for_request
 from mahjong.practice_views import strings as board_strings
 from rooms import actions, views_json
-from rooms.models import IDLE_LIMITS, LEVELS, SHUFFLE_PENALTIES, TIME_LIMITS, CpuLevel, Room
+from rooms.models import (
+    IDLE_LIMITS,
+    LEVELS,
+    SHUFFLE_PENALTIES,
+    TIME_LIMITS,
+    CpuLevel,
+    Room,
+    room_code,
+)
 
 
 def rooms_home(request, error=None, status=200):
@@ -28,7 +36,7 @@ def create_room(request):
 
 @require_POST
 def join_by_code(request):
-    code = request.POST.get("code", "").strip().upper()
+    code = request.POST.get("code", "").strip()
     return join(request, code) if code else rooms_home(request, "type a room code", 400)
 
 
@@ -36,7 +44,7 @@ def join_by_code(request):
 def join(request, code):
     player = ensure_player(request)
     try:
-        room = Room.objects.get(code=code.upper())
+        room = Room.objects.get(code=room_code(code))
         actions.join_room(player, room.code, request.POST.get("nickname", ""))
     except Room.DoesNotExist:
         return rooms_home(request, f"no room has the code {code!r}", status=404)
@@ -46,7 +54,7 @@ def join(request, code):
 
 
 def room_page(request, code, error=None, status=200):
-    room = Room.objects.filter(code=code.upper()).first()
+    room = Room.objects.filter(code=room_code(code)).first()
     if room is None:
         raise Http404("no room has this code")
     player = ensure_player(request)  # the socket needs the device cookie set first
