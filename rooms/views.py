@@ -2,11 +2,12 @@
 
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import ensure_player, player_for_request
 from mahjong.practice_views import strings as board_strings
-from rooms import actions, views_json
+from rooms import actions, throttle, views_json
 from rooms.models import (
     IDLE_LIMITS,
     LEVELS,
@@ -27,6 +28,9 @@ def rooms_home(request, error=None, status=200):
 @require_POST
 def create_room(request):
     player = ensure_player(request)
+    if not throttle.may_create_room(request, player):
+        message = _("You created many rooms in a short time: try again in a few minutes.")
+        return rooms_home(request, message, status=429)
     try:
         room = actions.create_room(player, request.POST.get("nickname", ""))
     except actions.RoomError as error:
