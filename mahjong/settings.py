@@ -89,7 +89,15 @@ TEMPLATES = [
 DATABASE_URL = env("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
 if DATABASE_URL.startswith("sqlite:"):
     VAR_DIR.mkdir(parents=True, exist_ok=True)
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+# Connections are kept between socket messages: closing one after each message (Django's
+# default) made every move open a new PostgreSQL connection (docs/PERFORMANCE.md). The
+# consumers' database work runs on one thread per web process, so this is one connection
+# each, checked before reuse.
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 600), conn_health_checks=True
+    )
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write at the same time: WAL lets readers go on, and
     # IMMEDIATE transactions wait for the lock instead of failing mid-transaction.

@@ -151,7 +151,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return await self.reply_error(request_id, "unknown_type", message)
         try:
             await self.mark_seen()
-            answer = await database_sync_to_async(handler)(self, content)
+            # Off the one shared thread: moves in different rooms wait for PostgreSQL
+            # and Redis side by side (each room's lock still orders its own actions).
+            answer = await database_sync_to_async(handler, thread_sensitive=False)(self, content)
         except actions.RoomError as error:
             return await self.reply_error(request_id, error.code, error.message)
         except (OperationalError, InterfaceError):  # the transaction rolled back whole

@@ -91,6 +91,7 @@ class Stats:
         self.events = 0
         self.errors = collections.Counter()
         self.acked = {}  # (room, nickname) -> acknowledged pairs
+        self.sent = {}  # (room, nickname) -> pairs sent, acknowledged or not
 
 
 class Client:
@@ -101,7 +102,7 @@ class Client:
         self.position = None
         self.went = asyncio.Event()
         self.snapshot = asyncio.Event()
-        self.acked = 0
+        self.acked = self.sent = 0
         self.next_id = 0
 
     async def open(self):
@@ -135,7 +136,7 @@ class Client:
             self.position = position_from_board(message["board"])
             self.went.set()
         waiting = self.pending.pop(message.get("id"), None)
-        if waiting is not None:
+        if waiting is not None and not waiting[1].done():  # not given up on (timeout)
             waiting[1].set_result((message, time.perf_counter() - waiting[0]))
 
     async def ask(self, **message):
@@ -165,6 +166,8 @@ class Client:
                     return True
                 self.stats.errors[answer.get("code", "?")] += 1
                 return False
+            self.sent = self.acked + 1
+            self.stats.sent[(self.code, self.nickname)] = self.sent
             answer, seconds = await self.ask(type="move", tiles=list(pair), n=self.acked)
         except TimeoutError:
             self.stats.errors["ack timeout"] += 1
@@ -221,9 +224,10 @@ def lost_and_doubled(stats: Stats, codes) -> tuple[int, int]:
     stored = stored_pairs(codes)
     lost = doubled = 0
     for key, (removed, moves, numbers) in stored.items():
-        acked = stats.acked.get(key, 0)
-        lost += max(0, acked - min(removed, numbers))
-        doubled += max(0, moves - numbers) + max(0, removed - acked)
+        # Lost: acknowledged but not stored. Doubled: a move stored twice, or more stored
+        # than were ever sent (a move whose ack timed out may be stored: that is neither).
+        lost += max(0, stats.acked.get(key, 0) - min(removed, numbers))
+        doubled += max(0, moves - numbers) + max(0, removed - stats.sent.get(key, 0))
     return lost, doubled
 
 
