@@ -148,7 +148,7 @@ def _body(request) -> dict:
         raise practice.PracticeError(_("request too large"))
     try:
         body = json.loads(request.body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):  # 2 KB of "[" nests deeper than json allows
         raise practice.PracticeError(_("the request is not valid JSON")) from None
     if not isinstance(body, dict):
         raise practice.PracticeError(_("the request must be a JSON object"))

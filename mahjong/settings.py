@@ -10,6 +10,7 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
+from django.utils.csp import CSP
 
 from mahjong import embedded_redis
 from mahjong.env import env, env_bool, env_int, env_list
@@ -54,6 +55,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -87,7 +89,15 @@ TEMPLATES = [
 DATABASE_URL = env("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
 if DATABASE_URL.startswith("sqlite:"):
     VAR_DIR.mkdir(parents=True, exist_ok=True)
-DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_health_checks=True)}
+# Connections are kept between socket messages: closing one after each message (Django's
+# default) made every move open a new PostgreSQL connection (docs/PERFORMANCE.md). The
+# consumers' database work runs on one thread per web process, so this is one connection
+# each, checked before reuse.
+DATABASES = {
+    "default": dj_database_url.parse(
+        DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 600), conn_health_checks=True
+    )
+}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write at the same time: WAL lets readers go on, and
     # IMMEDIATE transactions wait for the lock instead of failing mid-transaction.
@@ -130,6 +140,12 @@ DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowe
 
 # The ranked queue starts a race of at least two this long after its oldest joined.
 RANKED_WAIT_SECONDS = env_int("RANKED_WAIT_SECONDS", 20)
+
+# Room creation per device and per address, counted in the shared cache (rooms/throttle.py).
+ROOM_CREATE_PER_DEVICE = env_int("ROOM_CREATE_PER_DEVICE", 10)
+ROOM_CREATE_PER_ADDRESS = env_int("ROOM_CREATE_PER_ADDRESS", 60)
+ROOM_CREATE_WINDOW_SECONDS = 10 * 60
+ROOM_CREATE_KEY_PREFIX = "room-create"
 
 # Shared by every web process, so the login throttle counts across all of them.
 CACHES = {
@@ -222,8 +238,30 @@ USE_TZ = True
 SECURE_COOKIES = env_bool("SECURE_COOKIES", not DEBUG)
 SESSION_COOKIE_SECURE = SECURE_COOKIES
 CSRF_COOKIE_SECURE = SECURE_COOKIES
-if env_bool("BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_bool("BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# Cookies only over HTTPS means the site is HTTPS only: browsers are told so for a year
+# (sent on HTTPS responses only), and plain HTTP through the proxy is redirected, except
+# the health check a load balancer may call in plain HTTP.
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 60 * 60 if SECURE_COOKIES else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
+SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", SECURE_COOKIES and BEHIND_TLS_PROXY)
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+# Every script, style, image and socket comes from this site; no inline script runs
+# (the pages carry their data as json_script blocks, which are not executed).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "connect-src": [CSP.SELF],  # CSP level 3: 'self' covers ws(s):// to this host
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

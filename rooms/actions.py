@@ -39,6 +39,7 @@ from rooms.models import (
     Room,
     Seat,
     SiteDefaults,
+    room_code,
 )
 
 CUT_OFF = timedelta(minutes=60)
@@ -110,7 +111,7 @@ def _new_room(owner: Player) -> Room:
 
 
 def locked_room(code: str) -> Room:
-    room = Room.objects.select_for_update().filter(code=str(code).upper()).first()
+    room = Room.objects.select_for_update().filter(code=room_code(code)).first()
     if room is None:
         raise RoomError(_("no room has this code"), "no_room")
     return room

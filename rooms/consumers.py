@@ -13,6 +13,7 @@ from datetime import datetime
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
@@ -20,7 +21,7 @@ from accounts.identity import player_from_scope
 from mahjong import language
 from rooms import actions, events, views_json
 from rooms.boards import board_json
-from rooms.models import Race, Room
+from rooms.models import Race, Room, room_code
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
@@ -75,7 +76,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
         # Later messages of this connection run in the same task, in this language.
         translation.activate(language.from_scope(self.scope))
-        self.code = self.scope["url_route"]["kwargs"]["code"].upper()
+        self.code = room_code(self.scope["url_route"]["kwargs"]["code"])
         self.player, room, seat = await _identify(self.scope, self.code)
         await self.accept()
         if room is None:
@@ -136,11 +137,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def receive(self, text_data=None, bytes_data=None):
         if not self.bucket.allow():
             return await self.reply_error(None, "rate_limited", _("too many messages: slow down"))
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+        if text_data is None or _too_big(text_data):
             return await self.reply_error(None, "bad_message", _("send JSON text of at most 4 KB"))
         try:
             content = json.loads(text_data)
-        except ValueError:
+        except (ValueError, RecursionError):  # 4 KB of "[" nests deeper than json allows
             return await self.reply_error(None, "bad_message", _("the message is not valid JSON"))
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
             return await self.reply_error(
@@ -154,11 +155,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             message = _("unknown type %(type)r") % {"type": content["type"]}
             return await self.reply_error(request_id, "unknown_type", message)
-        await self.mark_seen()
         try:
-            answer = await database_sync_to_async(handler)(self, content)
+            await self.mark_seen()
+            # Off the one shared thread: moves in different rooms wait for PostgreSQL
+            # and Redis side by side (each room's lock still orders its own actions).
+            answer = await database_sync_to_async(handler, thread_sensitive=False)(self, content)
         except actions.RoomError as error:
             return await self.reply_error(request_id, error.code, error.message)
+        except (OperationalError, InterfaceError):  # the transaction rolled back whole
+            logger.warning("room %s: %s: database unavailable", self.code, content["type"])
+            message = "the game's database cannot be reached: nothing was stored; try again"
+            return await self.reply_error(request_id, "unavailable", message)
         except Exception:  # a bug must not cost the player the socket; nothing was stored
             logger.exception("room %s: %s failed", self.code, content["type"])
             return await self.reply_error(request_id, "server_error", _("that failed; try again"))
@@ -173,6 +180,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if self.seat_id and now - self.last_seen > SEEN_EVERY_SECONDS:
             self.last_seen = now
             await database_sync_to_async(actions.seat_seen)(self.seat_id)
+
+
+def _too_big(text: str) -> bool:
+    # Characters first, so a huge frame is refused before it is encoded to count bytes.
+    return len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES
 
 
 def _counting_down(snapshot: dict) -> bool:

@@ -87,6 +87,13 @@ def new_room_code() -> str:
     return "".join(secrets.choice(ROOM_CODE_LETTERS) for _ in range(ROOM_CODE_LENGTH))
 
 
+def room_code(text) -> str:
+    """`text` as a room code (upper case), or "" when it cannot be one, so a lookup finds
+    no room instead of failing: PostgreSQL refuses a NUL character in a query outright."""
+    code = str(text).strip().upper()
+    return code if code.isascii() and code.isalnum() and len(code) <= ROOM_CODE_LENGTH else ""
+
+
 class Room(Rules):
     code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True, default=new_room_code)
     owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_rooms")

@@ -7,8 +7,16 @@ from django.views.decorators.http import require_POST
 
 from accounts.identity import ensure_player, player_for_request
 from mahjong.practice_views import strings as board_strings
-from rooms import actions, views_json
-from rooms.models import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS, CpuLevel, Level, Room
+from rooms import actions, throttle, views_json
+from rooms.models import (
+    IDLE_LIMITS,
+    SHUFFLE_PENALTIES,
+    TIME_LIMITS,
+    CpuLevel,
+    Level,
+    Room,
+    room_code,
+)
 
 
 def rooms_home(request, error=None, status=200):
@@ -20,6 +28,9 @@ def rooms_home(request, error=None, status=200):
 @require_POST
 def create_room(request):
     player = ensure_player(request)
+    if not throttle.may_create_room(request, player):
+        message = _("You created many rooms in a short time: try again in a few minutes.")
+        return rooms_home(request, message, status=429)
     try:
         room = actions.create_room(player, request.POST.get("nickname", ""))
     except actions.RoomError as error:
@@ -29,7 +40,7 @@ def create_room(request):
 
 @require_POST
 def join_by_code(request):
-    code = request.POST.get("code", "").strip().upper()
+    code = request.POST.get("code", "").strip()
     return join(request, code) if code else rooms_home(request, _("type a room code"), 400)
 
 
@@ -37,7 +48,7 @@ def join_by_code(request):
 def join(request, code):
     player = ensure_player(request)
     try:
-        room = Room.objects.get(code=code.upper())
+        room = Room.objects.get(code=room_code(code))
         actions.join_room(player, room.code, request.POST.get("nickname", ""))
     except Room.DoesNotExist:
         return rooms_home(request, _("no room has the code %(code)r") % {"code": code}, status=404)
@@ -47,7 +58,7 @@ def join(request, code):
 
 
 def room_page(request, code, error=None, status=200):
-    room = Room.objects.filter(code=code.upper()).first()
+    room = Room.objects.filter(code=room_code(code)).first()
     if room is None:
         raise Http404(_("no room has this code"))
     player = ensure_player(request)  # the socket needs the device cookie set first

@@ -57,7 +57,9 @@ def entry_row(entry: Entry) -> dict:
 
 def standings_json(race: Race) -> list[dict]:
     """The live order of SPEC §6: finished by time, playing by progress, then out."""
-    entries = {e.pk: e for e in race.entries.select_related("seat")}
+    # Sent after every pair: the boards themselves (144 faces each) are not needed here.
+    rows = race.entries.select_related("seat").defer("faces", "positions", "alive")
+    entries = {e.pk: e for e in rows}
     limit_ms = race.rules["time_limit_minutes"] * 60_000
     ordered = ranking.live_order([e.standing() for e in entries.values()], limit_ms)
     return [entry_row(entries[s.key]) for s in ordered]

@@ -5,6 +5,7 @@ import os
 import socket
 import threading
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,12 @@ def collected_static(tmp_path_factory, django_db_blocker):
     from mahjong.asgi import django_asgi_app
 
     django_asgi_app.load_middleware(is_async=True)
+
+
+@pytest.fixture(autouse=True)
+def fresh_room_create_counts(settings):
+    """Each test counts room creations afresh: the cache (Redis) outlives tests."""
+    settings.ROOM_CREATE_KEY_PREFIX = f"room-create-test-{uuid.uuid4().hex}"
 
 
 @pytest.fixture

@@ -58,6 +58,9 @@ class Command(BaseCommand):
                 "--workers",
                 str(web_processes),
                 "--no-access-log",
+                # A room message is at most 4 KB: refuse huge frames before Django sees them.
+                "--ws-max-size",
+                "65536",
             ],
             "worker": [
                 python,

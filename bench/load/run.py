@@ -1,0 +1,275 @@
+"""Websocket load: N players in rooms of 20 race on a running site, at a human pace.
+
+Rooms and players are created directly through rooms.actions in the site's database;
+everything after that goes through the sockets only: each owner starts the race, each
+player reads its board from "go" and plays pairs the engine allows on that board (any
+free matching pair, not a plan), one every PACE seconds on average. Afterwards every
+acknowledged move is checked against the database: none lost, none doubled.
+
+Start the site first (see docs/PERFORMANCE.md), then, with the same DATABASE_URL and
+REDIS_URL as the site:
+
+    .venv/bin/python bench/load/run.py --players 1000 --url http://127.0.0.1:8200
+"""
+
+import argparse
+import asyncio
+import collections
+import json
+import os
+import random
+import sys
+import time
+from functools import lru_cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong.settings")
+
+import django  # noqa: E402
+
+django.setup()
+
+from websockets.asyncio.client import connect  # noqa: E402
+
+from accounts.identity import COOKIE_NAME, signed_token  # noqa: E402
+from accounts.models import Player  # noqa: E402
+from mahjong.engine.layout import layout_from_positions  # noqa: E402
+from mahjong.engine.position import Position  # noqa: E402
+from mahjong.engine.tiles import face_id  # noqa: E402
+from rooms import actions  # noqa: E402
+from rooms.client_board import a_legal_pair  # noqa: E402
+from rooms.models import Entry, Move  # noqa: E402
+
+ACK_TIMEOUT = 10.0
+
+
+@lru_cache(maxsize=64)
+def layout_of(positions: tuple) -> object:
+    # Every board of a level shares its layout: build it once, not once a player.
+    return layout_from_positions(positions)
+
+
+def position_from_board(board: dict) -> Position:
+    positions = tuple((t["x"], t["y"], t["z"]) for t in board["tiles"])
+    faces = tuple(face_id(t["face"]) for t in board["tiles"])
+    return Position(layout_of(positions), faces, sum(1 << i for i in board["alive"]))
+
+
+# --- setup, in the site's database -------------------------------------------------
+def make_rooms(players: int, room_size: int, level: str) -> list[list[tuple[str, str]]]:
+    """Rooms of `room_size` humans; returns per room [(room code, cookie)] owner first."""
+    rooms = []
+    for first in range(0, players, room_size):
+        people = [Player.objects.create() for _ in range(min(room_size, players - first))]
+        room = actions.create_room(people[0], "load-0")
+        actions.update_rules(people[0], room.code, {"level": level, "idle_limit_seconds": 0})
+        for k, person in enumerate(people[1:], 1):
+            actions.join_room(person, room.code, f"load-{k}")
+        cookies = [f"{COOKIE_NAME}={signed_token(p.device_token)}" for p in people]
+        rooms.append([(room.code, cookie) for cookie in cookies])
+    return rooms
+
+
+def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, int, int]]:
+    """(room, nickname) -> (pairs_removed, pair moves stored, distinct move numbers)."""
+    result = {}
+    entries = Entry.objects.filter(race__room__code__in=codes).select_related("seat", "race")
+    for entry in entries:
+        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR)
+        numbers = set(moves.values_list("number", flat=True))
+        key = (entry.race.room.code, entry.seat.nickname)
+        result[key] = (entry.pairs_removed, moves.count(), len(numbers))
+    return result
+
+
+# --- one player ----------------------------------------------------------------------
+class Stats:
+    def __init__(self):
+        self.connect_ms, self.ack_ms = [], []
+        self.events = 0
+        self.errors = collections.Counter()
+        self.acked = {}  # (room, nickname) -> acknowledged pairs
+        self.sent = {}  # (room, nickname) -> pairs sent, acknowledged or not
+
+
+class Client:
+    def __init__(self, url, code, cookie, nickname, stats, pace, rng):
+        self.url, self.code, self.cookie, self.nickname = url, code, cookie, nickname
+        self.stats, self.pace, self.rng = stats, pace, rng
+        self.pending: dict[int, tuple[float, asyncio.Future]] = {}
+        self.position = None
+        self.went = asyncio.Event()
+        self.snapshot = asyncio.Event()
+        self.acked = self.sent = 0
+        self.next_id = 0
+
+    async def open(self):
+        origin = self.url.replace("ws://", "http://").split("/ws/")[0]
+        started = time.perf_counter()
+        self.ws = await connect(
+            f"{self.url}/ws/rooms/{self.code}/",
+            origin=origin,
+            additional_headers={"Cookie": self.cookie},
+            max_size=2**20,
+            ping_interval=None,
+        )
+        self.reader = asyncio.create_task(self.read())
+        await self.snapshot.wait()
+        self.stats.connect_ms.append((time.perf_counter() - started) * 1000)
+
+    async def read(self):
+        try:
+            async for raw in self.ws:
+                self.on_message(json.loads(raw))
+        except Exception as error:  # a dropped socket is counted, not fatal to the run
+            self.stats.errors[f"socket: {type(error).__name__}"] += 1
+
+    def on_message(self, message):
+        kind = message["type"]
+        if "v" in message and "id" not in message:
+            self.stats.events += 1
+        if kind == "snapshot":
+            self.snapshot.set()
+        elif kind == "go":
+            self.position = position_from_board(message["board"])
+            self.went.set()
+        waiting = self.pending.pop(message.get("id"), None)
+        if waiting is not None and not waiting[1].done():  # not given up on (timeout)
+            waiting[1].set_result((message, time.perf_counter() - waiting[0]))
+
+    async def ask(self, **message):
+        self.next_id += 1
+        message["id"] = self.next_id
+        future = asyncio.get_running_loop().create_future()
+        self.pending[self.next_id] = (time.perf_counter(), future)
+        await self.ws.send(json.dumps(message))
+        return await asyncio.wait_for(future, ACK_TIMEOUT)
+
+    async def play(self, until: float):
+        await self.went.wait()
+        await asyncio.sleep(self.rng.uniform(0, self.pace))
+        while time.monotonic() < until:
+            if not await self.one_step():
+                return
+            await asyncio.sleep(self.rng.lognormvariate(0, 0.3) * self.pace)
+
+    async def one_step(self) -> bool:
+        """One pair (or a shuffle when blocked); False once this board is done."""
+        pair = a_legal_pair(self.position)
+        try:
+            if pair is None:
+                answer, _ = await self.ask(type="shuffle")
+                if answer["type"] == "shuffled":
+                    self.position = position_from_board(answer["board"])
+                    return True
+                self.stats.errors[answer.get("code", "?")] += 1
+                return False
+            self.sent = self.acked + 1
+            self.stats.sent[(self.code, self.nickname)] = self.sent
+            answer, seconds = await self.ask(type="move", tiles=list(pair), n=self.acked)
+        except TimeoutError:
+            self.stats.errors["ack timeout"] += 1
+            return False
+        if answer["type"] != "ack":
+            self.stats.errors[answer["code"]] += 1
+            return answer["code"] in ("penalty",)
+        self.stats.ack_ms.append(seconds * 1000)
+        self.acked += 1
+        self.stats.acked[(self.code, self.nickname)] = self.acked
+        self.position = self.position.remove(*pair)
+        return answer["status"] == "playing"
+
+    async def close(self):
+        await self.ws.close()
+        self.reader.cancel()
+
+
+# --- the run -------------------------------------------------------------------------
+async def run(rooms, url, pace, seconds, connect_at_once) -> tuple[Stats, float]:
+    stats, rng = Stats(), random.Random(1)
+    clients = [
+        Client(url, code, cookie, f"load-{k}", stats, pace, random.Random(rng.random()))
+        for room in rooms
+        for k, (code, cookie) in enumerate(room)
+    ]
+    gate = asyncio.Semaphore(connect_at_once)
+
+    async def open_one(client):
+        async with gate:
+            await client.open()
+
+    await asyncio.gather(*(open_one(c) for c in clients))
+    owners = [c for c in clients if c.nickname == "load-0"]
+    for owner in owners:
+        await owner.ask(type="start")
+    await asyncio.gather(*(c.went.wait() for c in clients))
+    started = time.monotonic()
+    await asyncio.gather(*(c.play(started + seconds) for c in clients))
+    elapsed = time.monotonic() - started
+    await asyncio.sleep(1)  # the last events
+    await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
+    return stats, elapsed
+
+
+def percentile(values, q):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(q / 100 * len(values)))]
+
+
+def lost_and_doubled(stats: Stats, codes) -> tuple[int, int]:
+    stored = stored_pairs(codes)
+    lost = doubled = 0
+    for key, (removed, moves, numbers) in stored.items():
+        # Lost: acknowledged but not stored. Doubled: a move stored twice, or more stored
+        # than were ever sent (a move whose ack timed out may be stored: that is neither).
+        lost += max(0, stats.acked.get(key, 0) - min(removed, numbers))
+        doubled += max(0, moves - numbers) + max(0, removed - stats.sent.get(key, 0))
+    return lost, doubled
+
+
+def report(args, stats: Stats, elapsed: float, lost: int, doubled: int) -> None:
+    rows = [
+        ("players", args.players),
+        ("rooms", -(-args.players // args.room_size)),
+        ("connect ms p50 / p95 / max", _three(stats.connect_ms, 50, 95, 100)),
+        ("pairs acknowledged", len(stats.ack_ms)),
+        ("pairs per second", f"{len(stats.ack_ms) / elapsed:.0f}"),
+        ("ack ms p50 / p95 / p99", _three(stats.ack_ms, 50, 95, 99)),
+        ("ack ms max", f"{max(stats.ack_ms, default=float('nan')):.0f}"),
+        ("events delivered per second", f"{stats.events / elapsed:.0f}"),
+        ("errors", dict(stats.errors) or 0),
+        ("moves lost / doubled", f"{lost} / {doubled}"),
+    ]
+    for name, value in rows:
+        print(f"| {name} | {value} |")
+
+
+def _three(values, *qs) -> str:
+    return " / ".join(f"{percentile(values, q):.0f}" for q in qs)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--room-size", type=int, default=20)
+    parser.add_argument("--url", default="http://127.0.0.1:8200")
+    parser.add_argument("--pace", type=float, default=4.0, help="seconds per pair, per player")
+    parser.add_argument("--seconds", type=float, default=60, help="how long to play after go")
+    parser.add_argument("--level", default="hard")
+    parser.add_argument("--connect-at-once", type=int, default=50)
+    args = parser.parse_args()
+    if not args.url.startswith("http://127.0.0.1:"):
+        parser.error("load goes to this machine only: --url http://127.0.0.1:PORT")
+    rooms = make_rooms(args.players, args.room_size, args.level)
+    ws_url = args.url.replace("http://", "ws://")
+    stats, elapsed = asyncio.run(run(rooms, ws_url, args.pace, args.seconds, args.connect_at_once))
+    lost, doubled = lost_and_doubled(stats, [room[0][0] for room in rooms])
+    report(args, stats, elapsed, lost, doubled)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,35 @@
+"""Room creation is rate-limited per device and per address (a fixed window in the
+shared cache, so every web process counts together): a script cannot fill the database
+with rooms, and a household or school behind one address still can play."""
+
+from django.conf import settings
+from django.core.cache import cache
+
+
+def client_address(request) -> str:
+    """The browser's address. Behind the TLS proxy it is the last X-Forwarded-For entry,
+    the one the proxy itself added (earlier entries are whatever the client sent)."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if settings.BEHIND_TLS_PROXY and forwarded:
+        return forwarded.split(",")[-1].strip()
+    return request.META.get("REMOTE_ADDR", "")
+
+
+def may_create_room(request, player) -> bool:
+    """Counts this attempt; False once the device or the address is over its limit.
+    (`&`, not `and`: both are counted even when the first refuses.)"""
+    return _count(f"device:{player.pk}", settings.ROOM_CREATE_PER_DEVICE) & _count(
+        f"address:{client_address(request)}", settings.ROOM_CREATE_PER_ADDRESS
+    )
+
+
+def _count(who: str, limit: int) -> bool:
+    key = f"{settings.ROOM_CREATE_KEY_PREFIX}:{who}"
+    window = settings.ROOM_CREATE_WINDOW_SECONDS
+    cache.add(key, 0, timeout=window)  # the window starts at the first attempt
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window ended between add and incr
+        cache.set(key, 1, timeout=window)
+        count = 1
+    return count <= limit
