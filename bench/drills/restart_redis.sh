@@ -31,7 +31,7 @@ client=$!
 sleep 20
 echo "$(date -u +%T) stop Redis (pid $redis)"
 kill "$redis"
-wait "$redis" || true
+while kill -0 "$redis" 2>/dev/null; do sleep 0.1; done
 sleep 3
 redis=$(start_redis)
 echo "$(date -u +%T) Redis back"
