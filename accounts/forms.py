@@ -5,7 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import actions
 from accounts.models import NICKNAME_MAX_LENGTH
-from accounts.throttle import LoginThrottle
+from accounts.throttle import LoginThrottle, client_address
 
 
 class NicknameForm(forms.Form):
@@ -43,7 +43,7 @@ class ThrottleMixin:
 
     def clean(self):
         username = self.cleaned_data.get("username") or ""
-        address = self.request.META.get("REMOTE_ADDR", "") if self.request else ""
+        address = client_address(self.request) if self.request else ""
         refusal = self.throttle.refusal(username, address)
         if refusal is not None:
             raise forms.ValidationError(refusal.message, code="throttled")

@@ -11,6 +11,7 @@ import math
 import time
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.core.cache import cache as default_cache
 from django.utils.translation import ngettext
 
@@ -18,6 +19,16 @@ WINDOW_SECONDS = 15 * 60
 MAX_FAILURES_PER_USERNAME = 5
 # Higher: several people may share one address (a school, a mobile carrier's NAT).
 MAX_FAILURES_PER_ADDRESS = 20
+
+
+def client_address(request) -> str:
+    """The browser's address, for throttles. Behind the TLS proxy it is the last
+    X-Forwarded-For entry, the one the proxy itself added: earlier entries are whatever the
+    client sent, and uvicorn's --proxy-headers puts the first one in REMOTE_ADDR."""
+    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    if settings.BEHIND_TLS_PROXY and forwarded:
+        return forwarded.split(",")[-1].strip()
+    return request.META.get("REMOTE_ADDR", "")
 
 
 @dataclass

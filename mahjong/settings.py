@@ -90,9 +90,9 @@ DATABASE_URL = env("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
 if DATABASE_URL.startswith("sqlite:"):
     VAR_DIR.mkdir(parents=True, exist_ok=True)
 # Connections are kept between socket messages: closing one after each message (Django's
-# default) made every move open a new PostgreSQL connection (docs/PERFORMANCE.md). The
-# consumers' database work runs on one thread per web process, so this is one connection
-# each, checked before reuse.
+# default) made every move open a new PostgreSQL connection (docs/PERFORMANCE.md). Socket
+# actions run on asyncio's default executor (cores + 4 threads per web process), so a web
+# process keeps at most that many connections, each checked before reuse.
 DATABASES = {
     "default": dj_database_url.parse(
         DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 600), conn_health_checks=True

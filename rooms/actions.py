@@ -258,7 +258,9 @@ def _deal_code(level: str, flowers: bool, seed) -> str:
     if seed is not None:
         return make_code(level_layout(level, flowers).number, seed)
     args = [level, flowers]
-    transaction.on_commit(lambda: current_app.send_task("rooms.tasks.refill_pool", args=args))
+    # robust: with the broker down the race still started; the pools refill every minute.
+    refill = functools.partial(current_app.send_task, "rooms.tasks.refill_pool", args=args)
+    transaction.on_commit(refill, robust=True)
     return pools.take(level, flowers)
 
 
@@ -452,8 +454,11 @@ def schedule_cpu_step(code: str, seat_id: int, step: int, delay_seconds: float) 
     change). By name, so this module need not import the tasks that import it."""
     delay = max(0.0, delay_seconds * settings.CPU_DELAY_SCALE)
     args = [code, seat_id, step]
+    # robust: with the broker down the step's change is stored all the same; the sweeper
+    # restarts a chain silent for CPU_STALL_SECONDS.
     transaction.on_commit(
-        lambda: current_app.send_task("rooms.tasks.cpu_step", args=args, countdown=delay)
+        lambda: current_app.send_task("rooms.tasks.cpu_step", args=args, countdown=delay),
+        robust=True,
     )
 
 

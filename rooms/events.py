@@ -22,7 +22,9 @@ def publish(room: Room, event: dict) -> None:
     room.refresh_from_db(fields=["version"])
     event = {**event, "v": room.version}
     message = {"type": "room.event", "event": event}
-    transaction.on_commit(lambda: group_send(group_name(room.code), message))
+    # robust: with Redis down the change is stored all the same, and must be answered as
+    # such; the sockets see the version gap on the next event and fetch a snapshot.
+    transaction.on_commit(lambda: group_send(group_name(room.code), message), robust=True)
 
 
 def publish_lobby(room: Room) -> None:

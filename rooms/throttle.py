@@ -5,14 +5,7 @@ with rooms, and a household or school behind one address still can play."""
 from django.conf import settings
 from django.core.cache import cache
 
-
-def client_address(request) -> str:
-    """The browser's address. Behind the TLS proxy it is the last X-Forwarded-For entry,
-    the one the proxy itself added (earlier entries are whatever the client sent)."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if settings.BEHIND_TLS_PROXY and forwarded:
-        return forwarded.split(",")[-1].strip()
-    return request.META.get("REMOTE_ADDR", "")
+from accounts.throttle import client_address
 
 
 def may_create_room(request, player) -> bool:

@@ -32,6 +32,7 @@ import django  # noqa: E402
 django.setup()
 
 from websockets.asyncio.client import connect  # noqa: E402
+from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from accounts.identity import COOKIE_NAME, signed_token  # noqa: E402
 from accounts.models import Player  # noqa: E402
@@ -43,6 +44,7 @@ from rooms.client_board import a_legal_pair  # noqa: E402
 from rooms.models import Entry, Move  # noqa: E402
 
 ACK_TIMEOUT = 10.0
+RECONNECT_SECONDS = 60.0
 
 
 @lru_cache(maxsize=64)
@@ -87,7 +89,7 @@ def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, int, int]
 # --- one player ----------------------------------------------------------------------
 class Stats:
     def __init__(self):
-        self.connect_ms, self.ack_ms = [], []
+        self.connect_ms, self.ack_ms, self.resync_ms = [], [], []
         self.events = 0
         self.errors = collections.Counter()
         self.acked = {}  # (room, nickname) -> acknowledged pairs
@@ -95,9 +97,10 @@ class Stats:
 
 
 class Client:
-    def __init__(self, url, code, cookie, nickname, stats, pace, rng):
+    def __init__(self, url, code, cookie, nickname, stats, pace, rng, reconnect=False):
         self.url, self.code, self.cookie, self.nickname = url, code, cookie, nickname
-        self.stats, self.pace, self.rng = stats, pace, rng
+        self.stats, self.pace, self.rng, self.reconnect = stats, pace, rng, reconnect
+        self.last_snapshot = None
         self.pending: dict[int, tuple[float, asyncio.Future]] = {}
         self.position = None
         self.went = asyncio.Event()
@@ -125,12 +128,17 @@ class Client:
                 self.on_message(json.loads(raw))
         except Exception as error:  # a dropped socket is counted, not fatal to the run
             self.stats.errors[f"socket: {type(error).__name__}"] += 1
+        for _, future in self.pending.values():  # nobody will answer these now
+            if not future.done():
+                future.set_exception(ConnectionError("socket closed"))
+        self.pending.clear()
 
     def on_message(self, message):
         kind = message["type"]
         if "v" in message and "id" not in message:
             self.stats.events += 1
         if kind == "snapshot":
+            self.last_snapshot = message
             self.snapshot.set()
         elif kind == "go":
             self.position = position_from_board(message["board"])
@@ -169,9 +177,9 @@ class Client:
             self.sent = self.acked + 1
             self.stats.sent[(self.code, self.nickname)] = self.sent
             answer, seconds = await self.ask(type="move", tiles=list(pair), n=self.acked)
-        except TimeoutError:
-            self.stats.errors["ack timeout"] += 1
-            return False
+        except (TimeoutError, ConnectionError, ConnectionClosed) as error:
+            self.stats.errors[f"no answer: {type(error).__name__}"] += 1
+            return self.reconnect and await self.resync()
         if answer["type"] != "ack":
             self.stats.errors[answer["code"]] += 1
             return answer["code"] in ("penalty",)
@@ -181,16 +189,40 @@ class Client:
         self.position = self.position.remove(*pair)
         return answer["status"] == "playing"
 
+    async def resync(self) -> bool:
+        """Reconnect (the server may be restarting) and take the board from the snapshot,
+        as the browser does; an acknowledged pair missing from it is counted as lost."""
+        dropped = time.perf_counter()
+        await self.close()
+        while time.perf_counter() - dropped < RECONNECT_SECONDS:
+            try:
+                self.snapshot.clear()
+                await asyncio.wait_for(self.open(), 5)
+                break
+            except (OSError, TimeoutError, InvalidStatus, ConnectionClosed):
+                await asyncio.sleep(0.5)
+        else:
+            self.stats.errors["could not reconnect"] += 1
+            return False
+        entry = self.last_snapshot["entry"]
+        self.stats.resync_ms.append((time.perf_counter() - dropped) * 1000)
+        if entry["pairs_removed"] < self.acked:
+            self.stats.errors["acknowledged pair missing after resync"] += 1
+        self.acked = entry["pairs_removed"]
+        self.stats.acked[(self.code, self.nickname)] = self.acked
+        self.position = position_from_board(entry["board"])
+        return entry["status"] == "playing"
+
     async def close(self):
         await self.ws.close()
         self.reader.cancel()
 
 
 # --- the run -------------------------------------------------------------------------
-async def run(rooms, url, pace, seconds, connect_at_once) -> tuple[Stats, float]:
+async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[Stats, float]:
     stats, rng = Stats(), random.Random(1)
     clients = [
-        Client(url, code, cookie, f"load-{k}", stats, pace, random.Random(rng.random()))
+        Client(url, code, cookie, f"load-{k}", stats, pace, random.Random(rng.random()), reconnect)
         for room in rooms
         for k, (code, cookie) in enumerate(room)
     ]
@@ -242,6 +274,8 @@ def report(args, stats: Stats, elapsed: float, lost: int, doubled: int) -> None:
         ("ack ms max", f"{max(stats.ack_ms, default=float('nan')):.0f}"),
         ("events delivered per second", f"{stats.events / elapsed:.0f}"),
         ("errors", dict(stats.errors) or 0),
+        ("reconnects", len(stats.resync_ms)),
+        ("resync ms p50 / max", _three(stats.resync_ms, 50, 100)),
         ("moves lost / doubled", f"{lost} / {doubled}"),
     ]
     for name, value in rows:
@@ -261,12 +295,17 @@ def main():
     parser.add_argument("--seconds", type=float, default=60, help="how long to play after go")
     parser.add_argument("--level", default="hard")
     parser.add_argument("--connect-at-once", type=int, default=50)
+    parser.add_argument(
+        "--reconnect", action="store_true", help="fault drills: reconnect and resync on a drop"
+    )
     args = parser.parse_args()
     if not args.url.startswith("http://127.0.0.1:"):
         parser.error("load goes to this machine only: --url http://127.0.0.1:PORT")
     rooms = make_rooms(args.players, args.room_size, args.level)
     ws_url = args.url.replace("http://", "ws://")
-    stats, elapsed = asyncio.run(run(rooms, ws_url, args.pace, args.seconds, args.connect_at_once))
+    stats, elapsed = asyncio.run(
+        run(rooms, ws_url, args.pace, args.seconds, args.connect_at_once, args.reconnect)
+    )
     lost, doubled = lost_and_doubled(stats, [room[0][0] for room in rooms])
     report(args, stats, elapsed, lost, doubled)
 
