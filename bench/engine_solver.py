@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mahjong.engine import Position, full_set, layout_by_number, solve  # noqa: E402
+from mahjong.engine import Position, full_set, layout_by_number, solve
 
 
 def run_one(seed: int, limit: float | None):
