@@ -13,7 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mahjong.engine import CATALOG, layout_by_number, new_deal  # noqa: E402
+from mahjong.engine import CATALOG, layout_by_number, new_deal
 
 
 def percentile(sorted_values: list[float], share: float) -> float:

@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def cli(*args, stdin=None):
     return subprocess.run(
         [sys.executable, "-m", "mahjong.engine", *args],
+        check=False,
         input=stdin,
         capture_output=True,
         text=True,

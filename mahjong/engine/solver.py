@@ -51,7 +51,7 @@ class _OutOfBudget(Exception):
 GAIN = 32  # order: tiles freed by a move, against how much the tiles hold down
 REST_PENALTY = 8  # order: a last pair left deep in the heap waits long
 NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard deals
-RESTART_BUDGETS = (400,) * 20 + (1000,) * 40 + (3000,) * 40 + (10000,) * 20
+RESTART_BUDGETS = (150,) * 60 + (600,) * 60 + (3000,) * 40 + (10000,) * 20
 
 
 class Solver:
