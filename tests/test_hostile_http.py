@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from accounts.identity import COOKIE_NAME
 from tests.accounts_helpers import FAST_HASHERS, use_fresh_throttle
+from tests.strategies import json_values
 
 pytestmark = pytest.mark.django_db
 
@@ -23,15 +24,6 @@ FUZZ = settings(
 API = ["new", "move", "undo", "hint", "pause", "resume"]
 NUL_TEXT = "AB\x00CD"
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False)
-    | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
-    max_leaves=8,
-)
 api_bodies = st.one_of(
     st.fixed_dictionaries(
         {},

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from rooms import actions
 from rooms.models import RULE_FIELDS, Entry, Move, Room
 from tests.rooms_helpers import Socket, db, room_with
+from tests.strategies import json_values
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,15 +30,6 @@ KNOWN_ERRORS = {
 }  # fmt: skip
 REPLIES = {"ack", "pong", "snapshot", "hint", "shuffled"}
 
-json_values = st.recursive(
-    st.none()
-    | st.booleans()
-    | st.integers(-(2**70), 2**70)
-    | st.floats(allow_nan=False)
-    | st.text(max_size=12),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner),
-    max_leaves=8,
-)
 tile = st.integers(-3, 150) | st.integers(-(2**70), 2**70) | json_values
 fields = {
     "id": json_values,
