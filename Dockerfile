@@ -11,6 +11,7 @@ COPY mahjong mahjong
 COPY rooms rooms
 COPY accounts accounts
 COPY templates templates
+COPY locale locale
 COPY manage.py ./
 RUN pip install --no-cache-dir -c constraints.txt . \
     && SECRET_KEY=build REDIS_URL=redis://unused:6379/0 DATABASE_URL=sqlite:////tmp/build.db \

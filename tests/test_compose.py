@@ -72,3 +72,9 @@ def test_the_worker_and_scheduler_run_celery_on_the_project_app():
     assert "celery" in services["worker"]["command"]
     assert services["pool-worker"]["command"][-3:-1] == ["pools", "--hostname"]
     assert services["scheduler"]["command"][:4] == ["celery", "-A", "mahjong", "beat"]
+
+
+def test_the_image_holds_every_folder_the_site_runs_from():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    for folder in ("mahjong", "rooms", "accounts", "templates", "locale"):
+        assert f"COPY {folder} {folder}" in dockerfile, folder
