@@ -6,7 +6,6 @@ acknowledged pair is never lost and two tabs cannot interleave half-done writes.
 """
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from django.db import transaction
 from django.utils import timezone
@@ -15,9 +14,9 @@ from django.utils.translation import gettext_lazy
 
 from accounts.models import Player
 from mahjong import reasons
+from mahjong.deals import deal_for
 from mahjong.engine.catalog import BY_NUMBER
 from mahjong.engine.codes import CodeError, make_code, random_seed
-from mahjong.engine.deal import Deal, deal_from_code
 from mahjong.engine.hint import Hint
 from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.position import Position
@@ -28,11 +27,6 @@ HINT_TIME_LIMIT_SECONDS = 1.0
 
 class PracticeError(Exception):
     """A refused action; the message is shown to the player."""
-
-
-@lru_cache(maxsize=512)
-def deal_for(code: str) -> Deal:
-    return deal_from_code(code)
 
 
 def check_code(code: str) -> str:

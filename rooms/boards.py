@@ -1,17 +1,10 @@
 """A seat's board in a race, between the database row and the engine's Position."""
 
-from functools import lru_cache
-
-from mahjong.engine.deal import Deal, deal_from_code
+from mahjong.deals import deal_for
 from mahjong.engine.layout import bits, layout_from_positions
 from mahjong.engine.position import Position
 from mahjong.engine.tiles import FACES
 from rooms.models import Entry
-
-
-@lru_cache(maxsize=256)
-def deal_for(code: str) -> Deal:
-    return deal_from_code(code)
 
 
 def position_of(entry: Entry) -> Position:
