@@ -21,4 +21,4 @@ RUN pip install --no-cache-dir -c constraints.txt . \
 
 USER mahjong
 EXPOSE 8000
-CMD ["uvicorn", "mahjong.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--proxy-headers", "--ws-max-size", "65536"]
+CMD ["uvicorn", "mahjong.asgi:application", "--host", "0.0.0.0", "--port", "8000", "--workers", "2", "--proxy-headers", "--ws-max-size", "65536", "--ws-per-message-deflate", "false"]

@@ -26,7 +26,7 @@ from mahjong.engine.codes import make_code
 from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
-from rooms import cpu, events, pools, ranking
+from rooms import cpu, events, pools, ranking, views_json
 from rooms.boards import deal_for, position_of, store_position
 from rooms.models import (
     LEVELS,
@@ -110,8 +110,14 @@ def _new_room(owner: Player) -> Room:
     raise RoomError(_("could not find a free room code; try again"))
 
 
-def locked_room(code: str) -> Room:
-    room = Room.objects.select_for_update().filter(code=room_code(code)).first()
+def locked_room(code: str, claim_version: bool = False) -> Room:
+    """The room, its row locked until the transaction commits. `claim_version`: the
+    action publishes an event whenever it succeeds, so take the version in the same
+    statement (a refusal rolls it back)."""
+    if claim_version:
+        room = events.lock_claiming_version(room_code(code))
+    else:
+        room = Room.objects.select_for_update().filter(code=room_code(code)).first()
     if room is None:
         raise RoomError(_("no room has this code"), "no_room")
     return room
@@ -285,21 +291,36 @@ def _new_entry(race: Race, seat: Seat, level: str, code: str) -> Entry:
 
 
 # --- playing ---------------------------------------------------------------------------
-def _playing_entry(room: Room, seat: Seat, now: datetime) -> Entry:
-    """The seat's entry in the running race, checking every deadline first."""
+def _playing_entry(room: Room, player: Player | None, now: datetime) -> Entry:
+    """The player's entry in the running race (row locked), checking every deadline.
+    One query finds it; only when there is none do more say why."""
+    entry = None
+    if player is not None:
+        running = Entry.objects.select_for_update(of=("self",)).select_related("race", "seat")
+        running = running.filter(race__room=room, race__status=Race.Status.RUNNING)
+        entry = running.filter(seat__player=player).first()
+    if entry is None:
+        _why_no_entry(room, player, now)
+    _check_deadlines(entry.race, now)
+    if entry.status != Entry.Status.PLAYING:
+        raise RoomError(_("your race is over"), "entry_over")
+    return entry
+
+
+def _why_no_entry(room: Room, player: Player | None, now: datetime):
+    _seat_of(room, player)
     race = room.current_race()
     if race is None or race.status != Race.Status.RUNNING:
         raise RoomError(_("no race is running"), "no_race")
+    _check_deadlines(race, now)
+    raise RoomError(_("you have no board in this race"), "no_entry")
+
+
+def _check_deadlines(race: Race, now: datetime) -> None:
     if now >= race.cut_off_at:
         raise RaceOver(_("the race is over"), "race_over")
     if now < race.go_at:
         raise RoomError(_("the race has not started yet"), "too_early")
-    entry = race.entries.select_for_update().filter(seat=seat).first()
-    if entry is None:
-        raise RoomError(_("you have no board in this race"), "no_entry")
-    if entry.status != Entry.Status.PLAYING:
-        raise RoomError(_("your race is over"), "entry_over")
-    return entry
 
 
 def _seat_of(room: Room, player: Player | None) -> Seat:
@@ -319,11 +340,12 @@ def _acted(entry: Entry, now: datetime, by_cpu: bool) -> None:
 def play_pair(player, code, tiles, n, now=None) -> Entry:
     """Remove a pair: checked by the engine, stored, then announced. `n` is the number
     of pairs the client has seen removed; a retry of an acknowledged move is a no-op."""
-    room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player), now)
+    room = locked_room(code, claim_version=True)
+    entry = _playing_entry(room, player, now)
     i, j = _pair(tiles)
     n = _whole(n, "n")
     if n == entry.pairs_removed - 1 and _last_pair(entry) == [i, j]:
+        events.publish_standings(room, entry.race)  # the version is claimed: use it
         return entry
     return remove_pair(room, entry, i, j, n, now, by_cpu=False)
 
@@ -348,9 +370,21 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
     entry.pairs_removed += 1
     _acted(entry, now, by_cpu)
     _settle(entry, position, now)
-    entry.save()
+    entry.save(update_fields=PAIR_FIELDS)
     _after_entry_change(room, entry.race, now)
     return entry
+
+
+# What a pair changes (a CPU step also sets cpu_step); the faces stay where they are.
+PAIR_FIELDS = [
+    "alive",
+    "pairs_removed",
+    "last_action_at",
+    "cpu_control",
+    "status",
+    "finished_ms",
+    "cpu_step",
+]
 
 
 def _pair(tiles) -> tuple[int, int]:
@@ -376,21 +410,22 @@ def _settle(entry: Entry, position, now: datetime) -> None:
 
 
 def _after_entry_change(room: Room, race: Race, now: datetime) -> None:
-    events.publish_standings(room, race)
-    if _every_human_done(race):
+    entries = views_json.standing_entries(race)
+    events.publish_standings(room, race, entries)
+    if _every_human_done(entries):
         end_race(race, now)
 
 
-def _every_human_done(race: Race) -> bool:
-    humans = race.entries.filter(seat__player__isnull=False)
-    return not humans.filter(status=Entry.Status.PLAYING).exists()
+def _every_human_done(entries: list[Entry]) -> bool:
+    playing = Entry.Status.PLAYING
+    return not any(e.seat.player_id is not None and e.status == playing for e in entries)
 
 
 @race_action
 def use_hint(player, code, now=None) -> tuple[int, int] | None:
     """The hinted pair (SPEC §4), shown to this player only; counted against the limit."""
     room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player), now)
+    entry = _playing_entry(room, player, now)
     if entry.hints_used >= entry.race.rules["hints"]:
         raise RoomError(_("no hints left"), "no_hints")
     found = engine_hint(position_of(entry), time_limit=HINT_TIME_LIMIT_SECONDS)
@@ -405,7 +440,7 @@ def use_hint(player, code, now=None) -> tuple[int, int] | None:
 @race_action
 def shuffle(player, code, now=None) -> Entry:
     room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player), now)
+    entry = _playing_entry(room, player, now)
     return shuffle_entry(room, entry, now, by_cpu=False)
 
 
@@ -436,7 +471,7 @@ def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
 @race_action
 def give_up(player, code, now=None) -> Entry:
     room = locked_room(code)
-    entry = _playing_entry(room, _seat_of(room, player), now)
+    entry = _playing_entry(room, player, now)
     return give_up_entry(room, entry, now, by_cpu=False)
 
 

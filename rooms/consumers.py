@@ -11,6 +11,7 @@ import logging
 import time
 from datetime import datetime
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError
@@ -47,7 +48,14 @@ class TokenBucket:
         return True
 
 
-@database_sync_to_async
+def _db(function):
+    """Run database work in a worker thread of its own, not on the one thread that
+    channels shares by default: sockets of different rooms wait for PostgreSQL side by
+    side (each room's row lock still orders its own actions)."""
+    return database_sync_to_async(function, thread_sensitive=False)
+
+
+@_db
 def _identify(scope, code):
     player = player_from_scope(scope)
     room = Room.objects.filter(code=code).first()
@@ -55,14 +63,14 @@ def _identify(scope, code):
     return player, room, seat
 
 
-@database_sync_to_async
+@_db
 def _snapshot(code, seat_id):
     room = Room.objects.get(code=code)
     seat = room.seats.filter(pk=seat_id).first() if seat_id else None
     return views_json.snapshot(room, seat)
 
 
-@database_sync_to_async
+@_db
 def _board_at_go(code, seat_id):
     room = Room.objects.get(code=code)
     race = room.current_race()
@@ -120,15 +128,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             delay = 0.02  # the clock said go a hair early: try again at once
 
     async def room_event(self, message):
-        event = message["event"]
-        if event["type"] == "lobby" and self.player is not None:
+        kind = message["kind"]
+        if kind == "lobby" and self.player is not None:
             # Joining happens over HTTP; a new seat for this player shows up here.
             self.seat_id = await self.find_seat() or self.seat_id
-        await self.send_json(event)
-        if event["type"] == "race_started" and self.seat_id:
+        await self.send(text_data=message["text"])  # encoded once by the publisher
+        if kind == "race_started" and self.seat_id:
             await self.send_snapshot()
 
-    @database_sync_to_async
+    async def dispatch(self, message):
+        # Channels' own dispatch first hops to the one shared sync thread to close old
+        # database connections, for every message: 20 hops per pair in a full room. Our
+        # handlers reach the database only through `_db`, which does that in its thread.
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"no handler for message type {message['type']}")
+        await handler(message)
+
+    @_db
     def find_seat(self):
         seat = Room.objects.get(code=self.code).seats.filter(player=self.player).first()
         return seat.pk if seat else None
@@ -157,9 +174,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return await self.reply_error(request_id, "unknown_type", message)
         try:
             await self.mark_seen()
-            # Off the one shared thread: moves in different rooms wait for PostgreSQL
-            # and Redis side by side (each room's lock still orders its own actions).
-            answer = await database_sync_to_async(handler, thread_sensitive=False)(self, content)
+            answer = await _db(handler)(self, content)
         except actions.RoomError as error:
             return await self.reply_error(request_id, error.code, error.message)
         except (OperationalError, InterfaceError):  # the transaction rolled back whole
@@ -179,7 +194,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         now = time.monotonic()
         if self.seat_id and now - self.last_seen > SEEN_EVERY_SECONDS:
             self.last_seen = now
-            await database_sync_to_async(actions.seat_seen)(self.seat_id)
+            await _db(actions.seat_seen)(self.seat_id)
 
 
 def _too_big(text: str) -> bool:

@@ -55,11 +55,14 @@ def entry_row(entry: Entry) -> dict:
     }
 
 
-def standings_json(race: Race) -> list[dict]:
+def standing_entries(race: Race) -> list[Entry]:
+    # Read after every pair: the boards themselves (144 faces each) are not needed here.
+    return list(race.entries.select_related("seat").defer("faces", "positions", "alive"))
+
+
+def standings_json(race: Race, entries: list[Entry] | None = None) -> list[dict]:
     """The live order of SPEC §6: finished by time, playing by progress, then out."""
-    # Sent after every pair: the boards themselves (144 faces each) are not needed here.
-    rows = race.entries.select_related("seat").defer("faces", "positions", "alive")
-    entries = {e.pk: e for e in rows}
+    entries = {e.pk: e for e in (standing_entries(race) if entries is None else entries)}
     limit_ms = race.rules["time_limit_minutes"] * 60_000
     ordered = ranking.live_order([e.standing() for e in entries.values()], limit_ms)
     return [entry_row(entries[s.key]) for s in ordered]

@@ -15,6 +15,7 @@ REDIS_URL as the site:
 import argparse
 import asyncio
 import collections
+import contextlib
 import json
 import os
 import random
@@ -306,8 +307,18 @@ def main():
     stats, elapsed = asyncio.run(
         run(rooms, ws_url, args.pace, args.seconds, args.connect_at_once, args.reconnect)
     )
-    lost, doubled = lost_and_doubled(stats, [room[0][0] for room in rooms])
+    codes = [room[0][0] for room in rooms]
+    lost, doubled = lost_and_doubled(stats, codes)
+    end_races(codes)
     report(args, stats, elapsed, lost, doubled)
+
+
+def end_races(codes: list[str]) -> None:
+    """Close the run's races: left running, the sweeper would hand every seat of them to
+    a CPU once its socket is gone, and the next run would measure those CPUs too."""
+    for code in codes:
+        with contextlib.suppress(actions.RoomError):  # already over
+            actions.end_race_by_staff(code)
 
 
 if __name__ == "__main__":

@@ -61,6 +61,10 @@ class Command(BaseCommand):
                 # A room message is at most 4 KB: refuse huge frames before Django sees them.
                 "--ws-max-size",
                 "65536",
+                # Events are small JSON; compressing each frame cost more CPU than the
+                # bytes it saved (docs/PERFORMANCE.md).
+                "--ws-per-message-deflate",
+                "false",
             ],
             "worker": [
                 python,
