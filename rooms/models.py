@@ -232,6 +232,14 @@ class Move(models.Model):
 
     class Meta:
         ordering = ["pk"]
+        constraints = [
+            # The database itself refuses a doubled pair, whatever path it came by.
+            models.UniqueConstraint(
+                fields=["entry", "number"],
+                condition=models.Q(kind="pair"),
+                name="one_pair_per_number",
+            )
+        ]
 
 
 class PooledDeal(models.Model):

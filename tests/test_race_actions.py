@@ -3,13 +3,14 @@
 from datetime import timedelta
 
 import pytest
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import Player
 from rooms import actions
 from rooms.actions import RoomError
 from rooms.boards import deal_for, position_of
-from rooms.models import Entry, Race, SiteDefaults
+from rooms.models import Entry, Move, Race, SiteDefaults
 from tests.practice_helpers import moves_to_a_dead_end
 from tests.rooms_helpers import room_with
 
@@ -120,6 +121,15 @@ def test_a_legal_pair_is_stored_and_a_retry_is_not_counted_twice():
     entry = actions.play_pair(owner, room.code, pair, 0, now=now)
     assert entry.pairs_removed == 1 and entry.moves.count() == 1
     refused("stale", actions.play_pair, owner, room.code, pair, 5, now=now)
+
+
+def test_the_database_itself_refuses_a_second_pair_with_the_same_number():
+    room, (owner,) = room_with("Ana")
+    race, now = started(room, owner)
+    entry = actions.play_pair(owner, room.code, first_pair(race, owner), 0, now=now)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Move.objects.create(entry=entry, number=0, tiles=[1, 2], at=now)
+    assert entry.moves.count() == 1
 
 
 def test_an_illegal_pair_is_refused_with_the_engines_reason():

@@ -75,15 +75,16 @@ def make_rooms(players: int, room_size: int, level: str) -> list[list[tuple[str,
     return rooms
 
 
-def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, int, int]]:
-    """(room, nickname) -> (pairs_removed, pair moves stored, distinct move numbers)."""
+def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int]]]:
+    """(room, nickname) -> (pair moves the player stored, their distinct numbers). A
+    CPU's moves are left out: a seat silent for 30 s (a client that gave up on an ack)
+    is played by a CPU, as on the site."""
     result = {}
     entries = Entry.objects.filter(race__room__code__in=codes).select_related("seat", "race")
     for entry in entries:
-        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR)
-        numbers = set(moves.values_list("number", flat=True))
-        key = (entry.race.room.code, entry.seat.nickname)
-        result[key] = (entry.pairs_removed, moves.count(), len(numbers))
+        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR, by_cpu=False)
+        numbers = list(moves.values_list("number", flat=True))
+        result[(entry.race.room.code, entry.seat.nickname)] = (len(numbers), set(numbers))
     return result
 
 
@@ -254,13 +255,13 @@ def percentile(values, q):
 
 
 def lost_and_doubled(stats: Stats, codes) -> tuple[int, int]:
-    stored = stored_pairs(codes)
     lost = doubled = 0
-    for key, (removed, moves, numbers) in stored.items():
-        # Lost: acknowledged but not stored. Doubled: a move stored twice, or more stored
-        # than were ever sent (a move whose ack timed out may be stored: that is neither).
-        lost += max(0, stats.acked.get(key, 0) - min(removed, numbers))
-        doubled += max(0, moves - numbers) + max(0, removed - stats.sent.get(key, 0))
+    for key, (moves, numbers) in stored_pairs(codes).items():
+        # Lost: acknowledged (numbers 0 .. acked-1) but not stored. Doubled: a number
+        # stored twice, or more stored than were ever sent (a move whose ack timed out
+        # may be stored: that is neither).
+        lost += len(set(range(stats.acked.get(key, 0))) - numbers)
+        doubled += (moves - len(numbers)) + max(0, len(numbers) - stats.sent.get(key, 0))
     return lost, doubled
 
 
