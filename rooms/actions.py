@@ -296,7 +296,7 @@ def _playing_entry(room: Room, player: Player | None, now: datetime) -> Entry:
     One query finds it; only when there is none do more say why."""
     entry = None
     if player is not None:
-        running = Entry.objects.select_for_update(of=("self",)).select_related("race", "seat")
+        running = Entry.objects.select_for_update(of=("self",)).select_related("race")
         running = running.filter(race__room=room, race__status=Race.Status.RUNNING)
         entry = running.filter(seat__player=player).first()
     if entry is None:

@@ -56,8 +56,21 @@ def entry_row(entry: Entry) -> dict:
 
 
 def standing_entries(race: Race) -> list[Entry]:
-    # Read after every pair: the boards themselves (144 faces each) are not needed here.
-    return list(race.entries.select_related("seat").defer("faces", "positions", "alive"))
+    """The entries with just what the standings (and "every human done?") need: read
+    after every pair, so not the boards, and no other column either."""
+    rows = race.entries.select_related("seat").only(*STANDING_FIELDS)
+    return list(rows)
+
+
+STANDING_FIELDS = [
+    "seat__nickname",
+    "seat__cpu_level",
+    "seat__player_id",
+    "status",
+    "pairs_removed",
+    "tile_count",
+    "finished_ms",
+]
 
 
 def standings_json(race: Race, entries: list[Entry] | None = None) -> list[dict]:
