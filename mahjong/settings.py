@@ -136,6 +136,8 @@ DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (SPEC §7:
 CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
+# Threads (and database connections) per web process for the sockets' database work.
+SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 16)
 DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowers option
 
 # The ranked queue starts a race of at least two this long after its oldest joined.

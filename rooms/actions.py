@@ -589,7 +589,11 @@ def _away_or_idle(entry: Entry, now) -> bool:
     if _cpu_plays(entry):
         return False
     grace = timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
-    seen = entry.seat.last_seen_at or entry.race.go_at
+    # A socket marks its seat seen every few seconds, except while the player makes
+    # pairs: each pair's own time counts as seen (one write fewer per pair).
+    seen = max(
+        entry.seat.last_seen_at or entry.race.go_at, entry.last_action_at or entry.race.go_at
+    )
     idle_limit = entry.race.rules["idle_limit_seconds"]
     last = entry.last_action_at or entry.race.go_at
     return now - seen > grace or bool(idle_limit and now - last > timedelta(seconds=idle_limit))

@@ -9,11 +9,14 @@ import asyncio
 import json
 import logging
 import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -49,10 +52,24 @@ class TokenBucket:
 
 
 def _db(function):
-    """Run database work in a worker thread of its own, not on the one thread that
+    """Database work in one of the event loop's worker threads, not on the one thread
     channels shares by default: sockets of different rooms wait for PostgreSQL side by
     side (each room's row lock still orders its own actions)."""
     return database_sync_to_async(function, thread_sensitive=False)
+
+
+_sized_loops = weakref.WeakSet()
+
+
+def _size_worker_threads() -> None:
+    """Most of an action's time is spent waiting for the database, so a web process
+    needs more worker threads than asyncio's default (cores + 4). The loop owns them and
+    joins them when it closes; each thread keeps its own database connection."""
+    loop = asyncio.get_running_loop()
+    if loop not in _sized_loops:
+        _sized_loops.add(loop)
+        threads = ThreadPoolExecutor(settings.SOCKET_DB_THREADS, thread_name_prefix="room-db")
+        loop.set_default_executor(threads)
 
 
 @_db
@@ -82,6 +99,7 @@ def _board_at_go(code, seat_id):
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
+        _size_worker_threads()
         # Later messages of this connection run in the same task, in this language.
         translation.activate(language.from_scope(self.scope))
         self.code = room_code(self.scope["url_route"]["kwargs"]["code"])
@@ -173,7 +191,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             message = _("unknown type %(type)r") % {"type": content["type"]}
             return await self.reply_error(request_id, "unknown_type", message)
         try:
-            await self.mark_seen()
+            if content["type"] != "move":  # a pair stores its own time: seen then too
+                await self.mark_seen()
             answer = await _db(handler)(self, content)
         except actions.RoomError as error:
             return await self.reply_error(request_id, error.code, error.message)

@@ -104,6 +104,16 @@ def test_a_cpu_takes_an_away_seat_until_the_player_acts_again(transactional_db):
     assert not Entry.objects.get(pk=bo_entry.pk).cpu_control
 
 
+def test_a_player_making_pairs_counts_as_seen_without_other_messages(transactional_db):
+    room, (ana,) = room_with("Ana")
+    race = actions.start_race(ana, room.code)
+    entry = Entry.objects.get(race=race)
+    pair = list(deal_for(entry.code).plan[0])
+    actions.play_pair(ana, room.code, pair, 0, now=race.go_at + timedelta(seconds=20))
+    assert actions.sweep(now=race.go_at + timedelta(seconds=45))["taken_over"] == []
+    assert actions.sweep(now=race.go_at + timedelta(seconds=51))["taken_over"] == [entry.pk]
+
+
 def test_past_the_idle_limit_a_cpu_plays_the_seat(transactional_db):
     room, (ana,) = room_with("Ana")
     actions.update_rules(ana, room.code, {"idle_limit_seconds": 30})
