@@ -198,7 +198,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return await self.reply_error(request_id, error.code, error.message)
         except (OperationalError, InterfaceError):  # the transaction rolled back whole
             logger.warning("room %s: %s: database unavailable", self.code, content["type"])
-            message = "the game's database cannot be reached: nothing was stored; try again"
+            message = _("the game's database cannot be reached: nothing was stored; try again")
             return await self.reply_error(request_id, "unavailable", message)
         except Exception:  # a bug must not cost the player the socket; nothing was stored
             logger.exception("room %s: %s failed", self.code, content["type"])

@@ -32,6 +32,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from django.db import connections  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
@@ -184,6 +185,9 @@ class Client:
             return self.reconnect and await self.resync()
         if answer["type"] != "ack":
             self.stats.errors[answer["code"]] += 1
+            if answer["code"] == "unavailable":  # the database is down: nothing stored
+                await asyncio.sleep(0.5)  # the same pair again, as a player would
+                return True
             return answer["code"] in ("penalty",)
         self.stats.ack_ms.append(seconds * 1000)
         self.acked += 1
@@ -265,7 +269,18 @@ def lost_and_doubled(stats: Stats, codes) -> tuple[int, int]:
     return lost, doubled
 
 
-def report(args, stats: Stats, elapsed: float, lost: int, doubled: int) -> None:
+def half_written(codes) -> int:
+    """Boards whose stored parts disagree: pairs counted on the board against pair moves
+    stored, and tiles left on the table against pairs removed."""
+    torn = 0
+    for entry in Entry.objects.filter(race__room__code__in=codes):
+        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR).count()
+        left = int(entry.alive, 16).bit_count()
+        torn += moves != entry.pairs_removed or left != entry.tile_count - 2 * moves
+    return torn
+
+
+def report(args, stats: Stats, elapsed: float, lost: int, doubled: int, torn: int) -> None:
     rows = [
         ("players", args.players),
         ("rooms", -(-args.players // args.room_size)),
@@ -279,6 +294,7 @@ def report(args, stats: Stats, elapsed: float, lost: int, doubled: int) -> None:
         ("reconnects", len(stats.resync_ms)),
         ("resync ms p50 / max", _three(stats.resync_ms, 50, 100)),
         ("moves lost / doubled", f"{lost} / {doubled}"),
+        ("boards half-written", torn),
     ]
     for name, value in rows:
         print(f"| {name} | {value} |")
@@ -309,9 +325,11 @@ def main():
         run(rooms, ws_url, args.pace, args.seconds, args.connect_at_once, args.reconnect)
     )
     codes = [room[0][0] for room in rooms]
+    connections.close_all()  # a fault drill may have restarted the database meanwhile
     lost, doubled = lost_and_doubled(stats, codes)
+    torn = half_written(codes)
     end_races(codes)
-    report(args, stats, elapsed, lost, doubled)
+    report(args, stats, elapsed, lost, doubled, torn)
 
 
 def end_races(codes: list[str]) -> None:
