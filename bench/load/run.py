@@ -45,6 +45,9 @@ from rooms import actions  # noqa: E402
 from rooms.client_board import a_legal_pair  # noqa: E402
 from rooms.models import Entry, Move  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import cpu_use  # noqa: E402
+
 ACK_TIMEOUT = 10.0
 RECONNECT_SECONDS = 60.0
 
@@ -97,6 +100,7 @@ class Stats:
         self.errors = collections.Counter()
         self.acked = {}  # (room, nickname) -> acknowledged pairs
         self.sent = {}  # (room, nickname) -> pairs sent, acknowledged or not
+        self.cpu_ms_per_pair = {}  # role -> CPU ms per acknowledged pair, while playing
 
 
 class Client:
@@ -243,9 +247,10 @@ async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[St
     for owner in owners:
         await owner.ask(type="start")
     await asyncio.gather(*(c.went.wait() for c in clients))
-    started = time.monotonic()
+    started, cpu_before = time.monotonic(), cpu_use.start()
     await asyncio.gather(*(c.play(started + seconds) for c in clients))
     elapsed = time.monotonic() - started
+    stats.cpu_ms_per_pair = cpu_use.per_pair(cpu_before, cpu_use.snapshot(), len(stats.ack_ms))
     await asyncio.sleep(1)  # the last events
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     return stats, elapsed
@@ -295,9 +300,14 @@ def report(args, stats: Stats, elapsed: float, lost: int, doubled: int, torn: in
         ("resync ms p50 / max", _three(stats.resync_ms, 50, 100)),
         ("moves lost / doubled", f"{lost} / {doubled}"),
         ("boards half-written", torn),
+        ("CPU ms per pair while playing", _roles(stats.cpu_ms_per_pair)),
     ]
     for name, value in rows:
         print(f"| {name} | {value} |")
+
+
+def _roles(cpu: dict) -> str:
+    return ", ".join(f"{role} {ms}" for role, ms in cpu.items()) or "-"
 
 
 def _three(values, *qs) -> str:
