@@ -29,6 +29,7 @@ from dataclasses import dataclass
 
 from .layout import Layout, bits
 from .prng import Prng
+from .relaxed import Relaxed
 from .tiles import MATCH_CLASSES, match_class
 
 
@@ -68,6 +69,7 @@ class Solver:
         for i, face in enumerate(self.faces):
             by_class[match_class(face)] |= 1 << i
         self.class_masks = tuple(m for m in by_class if m)
+        self.relaxed = Relaxed(layout, tuple(by_class[match_class(f)] for f in self.faces))
         self.precedence = _precedence(layout)
         self.weight = self._weights()
         self.dead: set[int] = set()
@@ -97,6 +99,8 @@ class Solver:
         fixed = [p for p in (alive & m for m in self.class_masks) if p.bit_count() == 2]
         locked = self.precedence.locked
         if any(locked(p, fixed) for p in fixed):
+            return True
+        if not self.relaxed.passes(alive, self.layout.free_mask(alive)):
             return True
         for m in self.class_masks:
             left = bits(alive & m)
@@ -177,9 +181,13 @@ class Solver:
             del path[mark:]
             dead.add(entry_alive)
             return False
-        for a, b, child_free in self._moves(alive, free):
+        passes_after = self.relaxed.passes_after
+        for a, b, child_free, new_pair in self._moves(alive, free):
+            child = alive & ~(1 << a | 1 << b)
+            if new_pair and not passes_after(child, child_free, new_pair):
+                continue
             path.append((a, b))
-            if self._search(alive & ~(1 << a | 1 << b), child_free, path):
+            if self._search(child, child_free, path):
                 return True
             path.pop()
         dead.add(alive)
@@ -223,9 +231,10 @@ class Solver:
                         score -= REST_PENALTY * (before(rest) & alive).bit_count()
                     if noise:
                         score += noise.below(NOISE)
-                    moves.append((score, a, b, child_free))
+                    new_pair = rest if rest.bit_count() == 2 else 0
+                    moves.append((score, a, b, child_free, new_pair))
         moves.sort(reverse=True)
-        return [(a, b, child_free) for _, a, b, child_free in moves]
+        return [move[1:] for move in moves]
 
 
 def _pairings(tiles: list[int]):
