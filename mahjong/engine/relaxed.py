@@ -14,21 +14,31 @@ four it says a tile cannot leave while it is the only reachable one of its class
 Only a move that leaves the last two tiles of a class can turn a passing position into a
 failing one: any other move only removes tiles and constraints. And once that new last
 pair has left in the greedy pass, the rest follows the parent's own greedy order, so the
-pass can stop there (`passes_after`). That keeps the test to a few tiles on most calls.
+pass can stop there (`passes_after`).
+
+The pass runs on a second encoding of the table, one bit per grid cell (x + y*row +
+z*layer), where "covered", "something on the left" and "something on the right" are a
+dozen shifts of the whole table at once instead of a loop over tiles. Layouts too large
+for that encoding use the plain per-tile loop.
 """
 
 from __future__ import annotations
 
-from .layout import Layout
+from .layout import Layout, iter_bits
+
+MAX_GRID_BITS = 1 << 14  # beyond this a bit-parallel round costs more than a tile loop
 
 
 class Relaxed:
     def __init__(self, layout: Layout, class_of_tile: tuple[int, ...]) -> None:
         self.layout = layout
         self.class_of_tile = class_of_tile  # per tile: the bitmask of its whole class
+        self.grid = _Grid.build(layout, class_of_tile)
 
     def passes(self, alive: int, free: int) -> bool:
         """The full greedy pass: False proves the position dead."""
+        if self.grid is not None:
+            return self.grid.greedy(alive, alive)
         return self._greedy(alive, free, alive)
 
     def passes_after(self, alive: int, free: int, pair: int) -> bool:
@@ -36,6 +46,8 @@ class Relaxed:
         position that passed: False proves the position dead."""
         if free & pair == pair:
             return True
+        if self.grid is not None:
+            return self.grid.greedy(alive, pair)
         return self._greedy(alive, free, pair)
 
     def _greedy(self, alive: int, free: int, goal: int) -> bool:
@@ -64,4 +76,94 @@ class Relaxed:
             waiting = 0
             free = new_free
             reach |= new_free | gone
+        return True
+
+
+class _Grid:
+    """The table as one bit per grid cell; see the module docstring."""
+
+    def __init__(self, layout: Layout, cells: list[int], row: int, layer: int, depth: int):
+        self.row, self.layer, self.depth = row, layer, depth
+        self.cell_of_tile = cells
+        # Converting a tile mask: one table lookup per byte of it.
+        n = len(cells)
+        self.byte_tables = []
+        for base in range(0, n, 8):
+            table = [0] * 256
+            for value in range(1, 256):
+                low = value & -value
+                k = base + low.bit_length() - 1
+                table[value] = table[value ^ low] | (1 << cells[k] if k < n else 0)
+            self.byte_tables.append(table)
+
+    @classmethod
+    def build(cls, layout: Layout, class_of_tile) -> _Grid | None:
+        xs, ys, zs = zip(*layout.positions, strict=True)
+        x0, y0, z0 = min(xs), min(ys), min(zs)
+        # Guards: two empty columns right of the widest row, one empty row under each layer,
+        # so that no shift carries a tile's bit onto another tile's cell.
+        row = max(xs) - x0 + 3
+        layer = row * (max(ys) - y0 + 2)
+        depth = max(zs) - z0 + 1
+        if layer * depth > MAX_GRID_BITS:
+            return None
+        cells = [(x - x0) + (y - y0) * row + (z - z0) * layer for x, y, z in layout.positions]
+        grid = cls(layout, cells, row, layer, depth)
+        ids: dict[int, int] = {}
+        grid.class_at = {
+            cell: ids.setdefault(class_of_tile[i], len(ids)) for i, cell in enumerate(cells)
+        }
+        grid.class_cells = [0] * len(ids)
+        for mask, k in ids.items():
+            grid.class_cells[k] = grid.to_cells(mask)
+        return grid
+
+    def to_cells(self, tiles: int) -> int:
+        out = 0
+        for table in self.byte_tables:
+            if tiles & 255:
+                out |= table[tiles & 255]
+            tiles >>= 8
+        return out
+
+    def free(self, table: int) -> int:
+        """Cells of free tiles: nothing on any higher layer overlapping, and one side open."""
+        row, layer = self.row, self.layer
+        above = table >> layer
+        layers = 1  # above holds what lies 1..layers layers up; every higher one counts
+        while layers < self.depth - 1:
+            above |= above >> (layers * layer)
+            layers *= 2
+        above |= above << 1 | above >> 1
+        above |= above << row | above >> row
+        left = table << 2
+        left |= left << row | left >> row
+        right = table >> 2
+        right |= right << row | right >> row
+        return table & ~above & ~(left & right)
+
+    def greedy(self, alive: int, goal: int) -> bool:
+        """As Relaxed._greedy, a whole round of removals at a time."""
+        table = self.to_cells(alive)
+        goal_cells = self.to_cells(goal)
+        class_at, class_cells = self.class_at, self.class_cells
+        seen = [0] * len(class_cells)  # per class: how many of its tiles were reached
+        ready = 0  # cells of classes with two tiles reached: those may leave when free
+        reach = 0
+        while table & goal_cells:
+            free = self.free(table)
+            fresh = free & ~reach
+            reach |= fresh
+            fresh &= ~ready  # only classes not yet ready need counting
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                k = class_at[low.bit_length() - 1]
+                seen[k] += 1
+                if seen[k] == 2:
+                    ready |= class_cells[k]
+            gone = free & ready
+            if not gone:
+                return False
+            table &= ~gone
         return True
