@@ -24,7 +24,7 @@ for that encoding use the plain per-tile loop.
 
 from __future__ import annotations
 
-from .layout import Layout, iter_bits
+from .layout import Layout
 
 MAX_GRID_BITS = 1 << 14  # beyond this a bit-parallel round costs more than a tile loop
 
