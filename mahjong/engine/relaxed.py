@@ -34,20 +34,33 @@ class Relaxed:
         self.layout = layout
         self.class_of_tile = class_of_tile  # per tile: the bitmask of its whole class
         self.grid = _Grid.build(layout, class_of_tile)
+        # Per tile: its bit in the grid encoding (0 without one), so that callers can
+        # keep the encoding of their position up to date a move at a time.
+        n = len(layout)
+        self.cell_of_tile = tuple(1 << c for c in self.grid.cell_of_tile) if self.grid else (0,) * n
+
+    def cells(self, tiles: int) -> int:
+        """The grid encoding of a set of tiles (0 without a grid)."""
+        return self.grid.to_cells(tiles) if self.grid else 0
 
     def passes(self, alive: int, free: int) -> bool:
         """The full greedy pass: False proves the position dead."""
         if self.grid is not None:
-            return self.grid.greedy(alive, alive)
+            cells = self.grid.to_cells(alive)
+            return self.grid.greedy(cells, cells)
         return self._greedy(alive, free, alive)
 
-    def passes_after(self, alive: int, free: int, pair: int) -> bool:
+    def passes_after(self, alive: int, free: int, cells: int, pair: int) -> bool:
         """The pass after a move that left `pair` as its class's last two tiles, from a
-        position that passed: False proves the position dead."""
+        position that passed (`cells`: the grid encoding of `alive`): False proves the
+        position dead."""
         if free & pair == pair:
             return True
         if self.grid is not None:
-            return self.grid.greedy(alive, pair)
+            low = pair & -pair
+            cell = self.cell_of_tile
+            goal = cell[low.bit_length() - 1] | cell[(pair ^ low).bit_length() - 1]
+            return self.grid.greedy(cells, goal)
         return self._greedy(alive, free, pair)
 
     def _greedy(self, alive: int, free: int, goal: int) -> bool:
@@ -142,10 +155,8 @@ class _Grid:
         right |= right << row | right >> row
         return table & ~above & ~(left & right)
 
-    def greedy(self, alive: int, goal: int) -> bool:
-        """As Relaxed._greedy, a whole round of removals at a time."""
-        table = self.to_cells(alive)
-        goal_cells = self.to_cells(goal)
+    def greedy(self, table: int, goal_cells: int) -> bool:
+        """As Relaxed._greedy, on cells, a whole round of removals at a time."""
         class_at, class_cells = self.class_at, self.class_cells
         seen = [0] * len(class_cells)  # per class: how many of its tiles were reached
         ready = 0  # cells of classes with two tiles reached: those may leave when free

@@ -52,7 +52,9 @@ class _OutOfBudget(Exception):
 GAIN = 32  # order: tiles freed by a move, against how much the tiles hold down
 REST_PENALTY = 8  # order: a last pair left deep in the heap waits long
 NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard deals
-RESTART_BUDGETS = (150,) * 60 + (600,) * 60 + (3000,) * 40 + (10000,) * 20
+# Node budgets of the restart rounds. With the relaxed-game test a typical deal takes
+# ~50 nodes, so the rounds start short (40 nodes measured better than 150 and 30).
+RESTART_BUDGETS = (40,) * 60 + (150,) * 60 + (600,) * 40 + (3000,) * 20
 
 
 class Solver:
@@ -135,18 +137,21 @@ class Solver:
         stays complete.
         """
         free = self.layout.free_mask(alive)
+        cells = self.relaxed.cells(alive)
         for round_number, budget in enumerate(RESTART_BUDGETS):
             self._noise = Prng(round_number) if round_number else None
             self._budget_end = self.nodes + budget
             try:
-                return self._search(alive, free, path)
+                return self._search(alive, free, cells, path)
             except _OutOfBudget:
                 del path[:]
         self._noise = Prng(len(RESTART_BUDGETS))
         self._budget_end = None
-        return self._search(alive, free, path)
+        return self._search(alive, free, cells, path)
 
-    def _search(self, alive: int, free: int, path: list) -> bool:
+    def _search(self, alive: int, free: int, cells: int, path: list) -> bool:
+        """Whether `alive` (with free mask `free`, and `cells` its grid encoding for the
+        relaxed test) can be cleared; if so `path` ends with a plan."""
         self.nodes += 1
         if self._budget_end is not None and self.nodes > self._budget_end:
             raise _OutOfBudget
@@ -162,6 +167,7 @@ class Solver:
         mark = len(path)
         layout = self.layout
         masks = self.class_masks
+        relaxed = self.relaxed
         while True:  # safe closure
             gone = 0
             for m in masks:
@@ -177,17 +183,20 @@ class Solver:
             if not alive:
                 return True
             free = layout.update_free(free, alive, gone)
+            cells &= ~relaxed.cells(gone)
         if alive in dead:
             del path[mark:]
             dead.add(entry_alive)
             return False
-        passes_after = self.relaxed.passes_after
+        cell = relaxed.cell_of_tile
         for a, b, child_free, new_pair in self._moves(alive, free):
             child = alive & ~(1 << a | 1 << b)
-            if new_pair and not passes_after(child, child_free, new_pair):
+            child_cells = cells & ~(cell[a] | cell[b])
+            if new_pair and not relaxed.passes_after(child, child_free, child_cells, new_pair):
+                dead.add(child)
                 continue
             path.append((a, b))
-            if self._search(child, child_free, path):
+            if self._search(child, child_free, child_cells, path):
                 return True
             path.pop()
         dead.add(alive)
