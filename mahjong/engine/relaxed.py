@@ -11,10 +11,11 @@ For a class with two tiles left the rule says "both free at once", so this gener
 the locked-pair test (which only knows tiles lying on top and plain rows). For a class of
 four it says a tile cannot leave while it is the only reachable one of its class.
 
-Only a move that leaves the last two tiles of a class can turn a passing position into a
-failing one: any other move only removes tiles and constraints. And once that new last
-pair has left in the greedy pass, the rest follows the parent's own greedy order, so the
-pass can stop there (`passes_after`).
+Only a move that leaves tiles of its class (with four to a class: the last two) can turn
+a passing position into a failing one, as the two tiles it takes were classmates the rest
+of the class could count on; any other move only removes tiles and constraints. And once
+those tiles have left in the greedy pass, the rest follows the parent's own greedy order,
+so the pass can stop there (`passes_after`).
 
 The pass runs on a second encoding of the table, one bit per grid cell (x + y*row +
 z*layer), where "covered", "something on the left" and "something on the right" are a
@@ -50,18 +51,20 @@ class Relaxed:
             return self.grid.greedy(cells, cells)
         return self._greedy(alive, free, alive)
 
-    def passes_after(self, alive: int, free: int, cells: int, pair: int) -> bool:
-        """The pass after a move that left `pair` as its class's last two tiles, from a
-        position that passed (`cells`: the grid encoding of `alive`): False proves the
-        position dead."""
-        if free & pair == pair:
-            return True
+    def passes_after(self, alive: int, free: int, cells: int, rest: int) -> bool:
+        """The pass after a move that left `rest` of its class (`cells`: the grid encoding
+        of `alive`), from a position that passed: False proves the position dead."""
+        if free & rest == rest:
+            return True  # all free: they pair up among themselves at once
         if self.grid is not None:
-            low = pair & -pair
             cell = self.cell_of_tile
-            goal = cell[low.bit_length() - 1] | cell[(pair ^ low).bit_length() - 1]
+            goal = 0
+            while rest:
+                low = rest & -rest
+                goal |= cell[low.bit_length() - 1]
+                rest ^= low
             return self.grid.greedy(cells, goal)
-        return self._greedy(alive, free, pair)
+        return self._greedy(alive, free, rest)
 
     def _greedy(self, alive: int, free: int, goal: int) -> bool:
         """Remove whatever may leave until every tile of `goal` has left (True) or nothing

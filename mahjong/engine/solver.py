@@ -189,10 +189,11 @@ class Solver:
             dead.add(entry_alive)
             return False
         cell = relaxed.cell_of_tile
-        for a, b, child_free, new_pair in self._moves(alive, free):
+        for a, b, child_free, rest in self._moves(alive, free):
             child = alive & ~(1 << a | 1 << b)
             child_cells = cells & ~(cell[a] | cell[b])
-            if new_pair and not relaxed.passes_after(child, child_free, child_cells, new_pair):
+            # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
+            if rest and not relaxed.passes_after(child, child_free, child_cells, rest):
                 dead.add(child)
                 continue
             path.append((a, b))
@@ -240,8 +241,7 @@ class Solver:
                         score -= REST_PENALTY * (before(rest) & alive).bit_count()
                     if noise:
                         score += noise.below(NOISE)
-                    new_pair = rest if rest.bit_count() == 2 else 0
-                    moves.append((score, a, b, child_free, new_pair))
+                    moves.append((score, a, b, child_free, rest))
         moves.sort(reverse=True)
         return [move[1:] for move in moves]
 
