@@ -59,7 +59,11 @@ class PairingSearch:
             self._set_group(tiles, self._group((k,), tiles))
             if len(tiles) > 2:
                 self.options[k] = matchings(tiles)
+                for matching in self.options[k]:
+                    for pair in matching:
+                        self._group(pair, pair)
         self.checks = 0
+        self._snaps: list | None = None
 
     def _group(self, key, tiles) -> int:
         gid = self.group_ids.get(key)
@@ -76,10 +80,12 @@ class PairingSearch:
             self.group_at[self.grid.cell_of_tile[t]] = gid
 
     def _apply(self, k: int, matching) -> None:
+        self._snaps = None
         for pair in matching:
             self._set_group(pair, self._group(pair, pair))
 
     def _undo(self, k: int, matching) -> None:
+        self._snaps = None
         tiles = [t for pair in matching for t in pair]
         self._set_group(tiles, self.group_ids[(k,)])
 
@@ -88,9 +94,16 @@ class PairingSearch:
         if self._rounds(self.table) is None:
             return None
         chosen: dict[int, tuple] = {}
-        if not self._search(dict(self.options), chosen):
+        open_ = {k: [(None, m) for m in options] for k, options in self.options.items()}
+        if not self._search(open_, chosen):
             return None
         return self._plan()
+
+    # An open class's pairings are kept as (rounds, matching): rounds is how long its trial
+    # took under the current choice, None when it must be tried again. Choosing class j
+    # cannot change a trial that ended before any tile of j left in the current pass (the
+    # trial runs behind that pass, and until then j's tiles stay on the table either way),
+    # so only the others go stale (`_choose`).
 
     def _search(self, open_: dict[int, list], chosen: dict[int, tuple]) -> bool:
         """Whether the open classes can be paired on top of `chosen` (which passes);
@@ -103,11 +116,12 @@ class PairingSearch:
             return True
         if ranked is not None:
             k, options = ranked
+            first = self._first_leave(k)
             for matching in options:
-                self._apply(k, matching)
-                chosen[k] = matching
                 # Each branch prunes its own copy: its pruning holds only under its choice.
-                if self._search({c: o for c, o in open_.items() if c != k}, chosen):
+                child = {c: o for c, o in open_.items() if c != k}
+                self._choose(k, matching, chosen, child, first)
+                if self._search(child, chosen):
                     return True
                 del chosen[k]
                 self._undo(k, matching)
@@ -116,79 +130,114 @@ class PairingSearch:
             self._undo(k, matching)
         return False
 
+    def _choose(self, k: int, matching, chosen, open_: dict[int, list], first: int) -> None:
+        """Choose `matching` for class k, whose first tile left in round `first` of the
+        current pass; mark the trials it may change as stale."""
+        self._apply(k, matching)
+        chosen[k] = matching
+        for c, entries in open_.items():
+            open_[c] = [(r if r is not None and r <= first else None, m) for r, m in entries]
+
+    def _first_leave(self, k: int) -> int:
+        """The round in which a tile of class k first leaves in the current full pass."""
+        cells = self.group_cells[self.group_ids[(k,)]]
+        return next(r for r, snap in enumerate(self._current_pass()) if snap[4] & cells)
+
     def _complete(self, open_: dict[int, list], chosen: dict[int, tuple]) -> bool:
         """Try every open class's best pairing at once: most classes do not matter, and on
         a solvable deal this often ends the search without branching on them."""
-        for k, options in open_.items():
-            self._apply(k, options[0])
+        for k, entries in open_.items():
+            self._apply(k, entries[0][1])
         if self._rounds(self.table) is not None:
-            for k, options in open_.items():
-                chosen[k] = options[0]
+            for k, entries in open_.items():
+                chosen[k] = entries[0][1]
             return True
-        for k, options in open_.items():
-            self._undo(k, options[0])
+        for k, entries in open_.items():
+            self._undo(k, entries[0][1])
         return False
 
     def _prune(self, open_: dict[int, list], chosen, fixed):
-        """Drop every open class's pairings that fail against the current choice, fixing
-        classes left with one; then the class to branch on with its pairings (best
-        first), () when every class is chosen, None when some class has none left."""
+        """Try again every stale pairing of every open class against the current choice and
+        drop those that fail, fixing classes left with one; then the class to branch on
+        with its pairings (best first), () when every class is chosen, None when some
+        class has none left."""
         while True:
             fixed_one = False
             best = None
             for k in list(open_):
                 scored = []
-                for matching in open_[k]:
-                    rounds = self._try(k, matching)
+                for rounds, matching in open_[k]:
+                    if rounds is None:
+                        rounds = self._try(k, matching)
                     if rounds is not None:
                         scored.append((rounds, matching))
                 if not scored:
                     return None
                 scored.sort(key=lambda s: s[0])
-                options = [m for _, m in scored]
-                if len(options) == 1:
-                    self._apply(k, options[0])
-                    chosen[k] = options[0]
-                    fixed.append((k, options[0]))
-                    del open_[k]
+                del open_[k]
+                if len(scored) == 1:
+                    self._choose(k, scored[0][1], chosen, open_, self._first_leave(k))
+                    fixed.append((k, scored[0][1]))
                     fixed_one = True
                     continue
-                open_[k] = options
+                open_[k] = scored
                 # Branch where it matters most: fewest pairings left, then the widest
                 # spread between the best and the worst of them (measured: far fewer
                 # choices than taking the first such class).
-                key = (len(options), scored[0][0] - scored[-1][0])
+                key = (len(scored), scored[0][0] - scored[-1][0])
                 if best is None or key < best[0]:
-                    best = (key, k, options)
+                    best = (key, k, [m for _, m in scored])
             if not fixed_one:
                 return best[1:] if best is not None else ()
-            # A class was fixed: the others were pruned against less; prune them again.
+            # A class was fixed: trials it may change are stale; go round again.
 
     def _try(self, k: int, matching) -> int | None:
-        """Rounds until class k's tiles have left with `matching` chosen on top of the
-        current (passing) choice; None if the relaxed game stalls first."""
-        self._apply(k, matching)
-        goal = 0
+        """The round by which class k's tiles have left with `matching` chosen on top of the
+        current (passing) choice; None if the relaxed game stalls first.
+
+        Until a tile of k leaves, the trial and the current pass are the same, so the trial
+        starts from the current pass's state at that round."""
+        snaps = self._current_pass()
+        cells = self.group_cells[self.group_ids[(k,)]]
+        start = next(r for r, snap in enumerate(snaps) if snap[4] & cells)
+        table, reach, ready, seen, _ = snaps[start]
+        seen = seen[:]
+        ready &= ~cells
         for pair in matching:
-            for t in pair:
-                goal |= self.cell[t]
-        rounds = self._rounds(self.table, goal)
-        self._undo(k, matching)
+            gid = self.group_ids[pair]
+            pair_cells = self.group_cells[gid]
+            seen[gid] = (reach & pair_cells).bit_count()
+            if seen[gid] == 2:
+                ready |= pair_cells
+            self._set_group(pair, gid)
+        rounds = self._run(table, cells, reach, ready, seen, start)
+        self._set_group([t for pair in matching for t in pair], self.group_ids[(k,)])
         return rounds
 
-    def _rounds(self, table: int, goal: int | None = None, record=None) -> int | None:
-        """The relaxed greedy pass with the current groups: rounds until `goal` (default:
-        everything) has left, or None on a stall. `record` collects each round's cells."""
+    def _current_pass(self) -> list:
+        """The full pass under the current choice, as (table, reach, ready, seen, gone) at
+        the start of each round; kept until the choice changes."""
+        if self._snaps is None:
+            self._snaps = []
+            seen = [0] * len(self.group_cells)
+            assert self._run(self.table, self.table, 0, 0, seen, 0, self._snaps) is not None
+        return self._snaps
+
+    def _rounds(self, table: int, goal: int | None = None) -> int | None:
+        """The relaxed greedy pass with the current groups from the start: rounds until
+        `goal` (default: everything) has left, or None on a stall."""
+        seen = [0] * len(self.group_cells)
+        return self._run(table, table if goal is None else goal, 0, 0, seen, 0)
+
+    def _run(self, table, goal, reach, ready, seen, rounds, snaps=None) -> int | None:
+        """Go on with a relaxed greedy pass from the given state (see `_rounds`)."""
         self.checks += 1
-        goal = table if goal is None else goal
         group_at, group_cells, free_of = self.group_at, self.group_cells, self.grid.free
-        seen = [0] * len(group_cells)
-        ready = 0
-        reach = 0
-        rounds = 0
         while table & goal:
             free = free_of(table)
             fresh = free & ~reach
+            if snaps is not None:
+                snap = [table, reach, ready, seen[:], 0]
             reach |= fresh
             fresh &= ~ready
             while fresh:
@@ -201,8 +250,9 @@ class PairingSearch:
             gone = free & ready
             if not gone:
                 return None
-            if record is not None:
-                record.append(gone)
+            if snaps is not None:
+                snap[4] = gone
+                snaps.append(snap)
             table &= ~gone
             rounds += 1
         return rounds
@@ -210,10 +260,9 @@ class PairingSearch:
     def _plan(self) -> tuple[tuple[int, int], ...]:
         """With every class paired, the passing rounds are a plan: each round's pairs are
         all free at its start, and removing one pair never blocks another."""
-        record: list[int] = []
-        assert self._rounds(self.table, None, record) is not None
+        self._snaps = None
         plan = []
-        for gone in record:
+        for *_, gone in self._current_pass():
             while gone:
                 low = gone & -gone
                 tile = self.tile_at[low.bit_length() - 1]
