@@ -55,10 +55,11 @@ GAIN = 32  # order: tiles freed by a move, against how much the tiles hold down
 REST_PENALTY = 8  # order: a last pair left deep in the heap waits long
 NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard deals
 # Node budgets of the move search's restart rounds. With the relaxed-game test a typical
-# deal takes ~50 nodes, so the rounds are short (40 measured better than 150 and 30);
-# what they leave undecided (~4% of random turtle deals) goes to the pairing search,
-# which decides most of those within a second. 60x40 + 10x150 measured better than 25x40.
-RESTART_BUDGETS = (40,) * 60 + (150,) * 10
+# deal takes ~50 nodes, so the rounds are short (40 measured better than 150 and 30).
+# What they leave undecided (~10% of random turtle deals) goes to the pairing search,
+# which takes ~0.1 s on a typical deal and decides most hard ones within a second.
+# Deals 0..299 at 1 s CPU, mean ms: 10x40 64.7, 15x40 64.4, 25x40 66.9, 60x40+10x150 85.7.
+RESTART_BUDGETS = (40,) * 15
 
 
 class Solver:
