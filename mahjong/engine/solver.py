@@ -150,7 +150,9 @@ class Solver:
                 return self._search(alive, free, cells, path)
             except _OutOfBudget:
                 del path[:]
-        if self.relaxed.grid is not None:
+        if self.relaxed.grid is not None and all(
+            (alive & m).bit_count() <= 4 for m in self.class_masks
+        ):
             return self._by_pairings(alive, path)
         self._noise = Prng(len(RESTART_BUDGETS))
         self._budget_end = None
@@ -158,7 +160,8 @@ class Solver:
 
     def _by_pairings(self, alive: int, path: list) -> bool:
         """The complete search over how classes pair up (pairings.py), for the deals the
-        move search did not decide in its short rounds."""
+        move search did not decide in its short rounds. (Only with at most four tiles to a
+        class, as in every real deal: six or eight make 15 or 105 pairings a class.)"""
         deadline = self._deadline
         search = PairingSearch(
             self.relaxed.grid,
