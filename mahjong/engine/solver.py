@@ -11,12 +11,20 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
   one plain row, after every tile beyond them on both sides. Following that "must leave
   before" relation through the classes whose last pair is known, coming back to the pair
   means none of them can ever go: such a move is never tried.
+* Relaxed game (relaxed.py): a move that leaves the last two tiles of a class is only
+  tried if a relaxed game, in which a tile may leave whenever it is free and a classmate
+  is free or gone, can still be cleared. Greedy decides that game, so a stall is a proof
+  of death; it catches what the locked-pair test cannot (rows, and classes of four).
 * Ordering: moves that free more tiles first, then tiles that hold more down (under
   them, or behind them in their row), and last pairs that would be left deep in the heap
   last.
 * Restarts: a wrong early choice can hide a win behind a huge dead subtree, so the
-  search restarts with growing node budgets and noise in the order. Positions proved
-  dead stay memoised and the last round has no budget: the search stays complete.
+  search restarts a few times with short node budgets and noise in the order.
+* Pairings (pairings.py): what the short rounds leave undecided goes to a complete
+  search over how each class pairs up, for which the order of moves does not matter
+  (once every class is paired, greedy decides the game). It decides in tenths of a
+  second most deals the move search cannot decide in minutes. (Layouts too large for
+  the relaxed test's grid encoding keep searching moves with no budget instead.)
 
 All pruning is provably safe, so "unsolvable" is a proof, not a guess.
 """
@@ -134,12 +142,12 @@ class Solver:
         return SolveResult(ok, plan, self.nodes - nodes_before, time.perf_counter() - start)
 
     def _restarts(self, alive: int, path: list) -> bool:
-        """Depth-first search, restarted with a growing node budget and varied order.
+        """Depth-first search, restarted with a node budget and varied order, then the
+        complete pairing search (or, without it, a last move round with no budget).
 
         A wrong early choice can hide a win behind a huge dead subtree; restarting with a
         slightly different order finds one of the many wins of a typical deal sooner. What
-        was proved dead stays in the memo, and the last round has no budget, so the search
-        stays complete.
+        was proved dead stays in the memo.
         """
         free = self.layout.free_mask(alive)
         cells = self.relaxed.cells(alive)
