@@ -96,43 +96,24 @@ class Relaxed:
 
 
 class _Grid:
-    """The table as one bit per grid cell; see the module docstring."""
+    """The table as one bit per grid cell; see the module docstring. The geometry is
+    built once per layout (`_geometry`); `class_at` and `class_cells` belong to a deal."""
 
-    def __init__(self, layout: Layout, cells: list[int], row: int, layer: int, depth: int):
-        self.row, self.layer, self.depth = row, layer, depth
-        self.cell_of_tile = cells
-        # Converting a tile mask: one table lookup per byte of it.
-        n = len(cells)
-        self.byte_tables = []
-        for base in range(0, n, 8):
-            table = [0] * 256
-            for value in range(1, 256):
-                low = value & -value
-                k = base + low.bit_length() - 1
-                table[value] = table[value ^ low] | (1 << cells[k] if k < n else 0)
-            self.byte_tables.append(table)
+    def __init__(self, geometry: dict, class_of_tile) -> None:
+        self.__dict__.update(geometry)
+        ids: dict[int, int] = {}
+        cells = self.cell_of_tile
+        self.class_at = {
+            cell: ids.setdefault(class_of_tile[i], len(ids)) for i, cell in enumerate(cells)
+        }
+        self.class_cells = [0] * len(ids)
+        for mask, k in ids.items():
+            self.class_cells[k] = self.to_cells(mask)
 
     @classmethod
     def build(cls, layout: Layout, class_of_tile) -> _Grid | None:
-        xs, ys, zs = zip(*layout.positions, strict=True)
-        x0, y0, z0 = min(xs), min(ys), min(zs)
-        # Guards: two empty columns right of the widest row, one empty row under each layer,
-        # so that no shift carries a tile's bit onto another tile's cell.
-        row = max(xs) - x0 + 3
-        layer = row * (max(ys) - y0 + 2)
-        depth = max(zs) - z0 + 1
-        if layer * depth > MAX_GRID_BITS:
-            return None
-        cells = [(x - x0) + (y - y0) * row + (z - z0) * layer for x, y, z in layout.positions]
-        grid = cls(layout, cells, row, layer, depth)
-        ids: dict[int, int] = {}
-        grid.class_at = {
-            cell: ids.setdefault(class_of_tile[i], len(ids)) for i, cell in enumerate(cells)
-        }
-        grid.class_cells = [0] * len(ids)
-        for mask, k in ids.items():
-            grid.class_cells[k] = grid.to_cells(mask)
-        return grid
+        geometry = _geometry(layout)
+        return None if geometry is None else cls(geometry, class_of_tile)
 
     def to_cells(self, tiles: int) -> int:
         out = 0
@@ -181,3 +162,44 @@ class _Grid:
                 return False
             table &= ~gone
         return True
+
+
+_GEOMETRY_CACHE: dict[int, tuple[Layout, dict | None]] = {}
+
+
+def _geometry(layout: Layout) -> dict | None:
+    """Grid sizes, each tile's cell, and byte lookup tables that turn a tile mask into
+    cells; None when the grid would be too large. Built once per layout object."""
+    cached = _GEOMETRY_CACHE.get(id(layout))
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    xs, ys, zs = zip(*layout.positions, strict=True)
+    x0, y0, z0 = min(xs), min(ys), min(zs)
+    # Guards: two empty columns right of the widest row, one empty row under each layer,
+    # so that no shift carries a tile's bit onto another tile's cell.
+    row = max(xs) - x0 + 3
+    layer = row * (max(ys) - y0 + 2)
+    depth = max(zs) - z0 + 1
+    geometry = None
+    if layer * depth <= MAX_GRID_BITS:
+        cells = [(x - x0) + (y - y0) * row + (z - z0) * layer for x, y, z in layout.positions]
+        n = len(cells)
+        byte_tables = []  # converting a tile mask: one table lookup per byte of it
+        for base in range(0, n, 8):
+            table = [0] * 256
+            for value in range(1, 256):
+                low = value & -value
+                k = base + low.bit_length() - 1
+                table[value] = table[value ^ low] | (1 << cells[k] if k < n else 0)
+            byte_tables.append(table)
+        geometry = {
+            "row": row,
+            "layer": layer,
+            "depth": depth,
+            "cell_of_tile": cells,
+            "byte_tables": byte_tables,
+        }
+    if len(_GEOMETRY_CACHE) > 64:
+        _GEOMETRY_CACHE.clear()
+    _GEOMETRY_CACHE[id(layout)] = (layout, geometry)
+    return geometry
