@@ -9,8 +9,9 @@ greedy pass; and a plan is read off the passing rounds.
 A partial choice is checked with the relaxed game of relaxed.py, where the classes still
 open follow the relaxed rule (a tile leaves when free with a classmate free or gone) and
 the chosen pairs the real one. A stall proves that no completion of the choice works.
-The search picks, after pruning every open class's pairings against the current choice,
-the class with the fewest left (and a class with one left is fixed without branching).
+The search prunes every open class's pairings against the current choice (a class left
+with one is fixed without branching) and branches on the class with the fewest left per
+past conflict (dom/wdeg), then the one whose tiles leave the pass latest.
 
 This needs no memo and does not care in which order independent moves are played, which
 is what makes the hard deals hard for the move search: deals it cannot decide in
@@ -145,8 +146,9 @@ class PairingSearch:
         return next(r for r, snap in enumerate(self._current_pass()) if snap[4] & cells)
 
     def _complete(self, open_: dict[int, list], chosen: dict[int, tuple]) -> bool:
-        """Try every open class's best pairing at once: most classes do not matter, and on
-        a solvable deal this often ends the search without branching on them."""
+        """Try every open class's best pairing at once (one pass): once the classes left do
+        not matter, this ends the search without branching on each of them (on a traced
+        deal it succeeded with 7 of 36 classes still open)."""
         for k, entries in open_.items():
             self._apply(k, entries[0][1])
         if self._rounds(self.table) is not None:
