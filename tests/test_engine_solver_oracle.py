@@ -30,7 +30,7 @@ def brute_force_solvable(position: Position) -> bool:
 
 
 @st.composite
-def small_positions(draw):
+def small_positions(draw, classes=None):
     """Up to 14 tiles dropped on a small board, each resting on the layer it fits."""
     count = draw(st.integers(min_value=1, max_value=8)) * 2
     places: list[tuple[int, int, int]] = []
@@ -41,8 +41,9 @@ def small_positions(draw):
         while any(abs(px - x) < 2 and abs(py - y) < 2 and pz == z for px, py, pz in places):
             z += 1
         places.append((x, y, z))
-    classes = draw(st.lists(st.integers(0, 3), min_size=count // 2, max_size=count // 2))
-    faces = [face for c in classes for face in (c, c)]
+    kinds = classes if classes is not None else st.integers(0, 3)
+    drawn = draw(st.lists(kinds, min_size=count // 2, max_size=count // 2))
+    faces = [face for c in drawn for face in (c, c)]
     order = draw(st.permutations(range(count)))
     faces = [faces[k] for k in order]
     return Position.start(layout_from_positions(places), faces)

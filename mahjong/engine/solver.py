@@ -11,12 +11,20 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
   one plain row, after every tile beyond them on both sides. Following that "must leave
   before" relation through the classes whose last pair is known, coming back to the pair
   means none of them can ever go: such a move is never tried.
+* Relaxed game (relaxed.py): a move that leaves the last two tiles of a class is only
+  tried if a relaxed game, in which a tile may leave whenever it is free and a classmate
+  is free or gone, can still be cleared. Greedy decides that game, so a stall is a proof
+  of death; it catches what the locked-pair test cannot (rows, and classes of four).
 * Ordering: moves that free more tiles first, then tiles that hold more down (under
   them, or behind them in their row), and last pairs that would be left deep in the heap
   last.
 * Restarts: a wrong early choice can hide a win behind a huge dead subtree, so the
-  search restarts with growing node budgets and noise in the order. Positions proved
-  dead stay memoised and the last round has no budget: the search stays complete.
+  search restarts a few times with short node budgets and noise in the order.
+* Pairings (pairings.py): what the short rounds leave undecided goes to a complete
+  search over how each class pairs up, for which the order of moves does not matter
+  (once every class is paired, greedy decides the game). It decides in tenths of a
+  second most deals the move search cannot decide in minutes. (Layouts too large for
+  the relaxed test's grid encoding keep searching moves with no budget instead.)
 
 All pruning is provably safe, so "unsolvable" is a proof, not a guess.
 """
@@ -28,7 +36,10 @@ import time
 from dataclasses import dataclass
 
 from .layout import Layout, bits
+from .pairings import PairingSearch
+from .pairings import _OutOfTime as _PairingsOutOfTime
 from .prng import Prng
+from .relaxed import Relaxed
 from .tiles import MATCH_CLASSES, match_class
 
 
@@ -51,7 +62,12 @@ class _OutOfBudget(Exception):
 GAIN = 32  # order: tiles freed by a move, against how much the tiles hold down
 REST_PENALTY = 8  # order: a last pair left deep in the heap waits long
 NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard deals
-RESTART_BUDGETS = (150,) * 60 + (600,) * 60 + (3000,) * 40 + (10000,) * 20
+# Node budgets of the move search's restart rounds. With the relaxed-game test a typical
+# deal takes ~50 nodes, so the rounds are short (40 measured better than 150 and 30).
+# What they leave undecided (~10% of random turtle deals) goes to the pairing search,
+# which takes ~0.1 s on a typical deal and decides most hard ones within a second.
+# Deals 0..299 at 1 s CPU, mean ms: 10x40 64.7, 15x40 64.4, 25x40 66.9, 60x40+10x150 85.7.
+RESTART_BUDGETS = (40,) * 15
 
 
 class Solver:
@@ -68,6 +84,7 @@ class Solver:
         for i, face in enumerate(self.faces):
             by_class[match_class(face)] |= 1 << i
         self.class_masks = tuple(m for m in by_class if m)
+        self.relaxed = Relaxed(layout, tuple(by_class[match_class(f)] for f in self.faces))
         self.precedence = _precedence(layout)
         self.weight = self._weights()
         self.dead: set[int] = set()
@@ -98,6 +115,8 @@ class Solver:
         locked = self.precedence.locked
         if any(locked(p, fixed) for p in fixed):
             return True
+        if not self.relaxed.passes(alive, self.layout.free_mask(alive)):
+            return True
         for m in self.class_masks:
             left = bits(alive & m)
             if len(left) == 4 and all(
@@ -123,26 +142,55 @@ class Solver:
         return SolveResult(ok, plan, self.nodes - nodes_before, time.perf_counter() - start)
 
     def _restarts(self, alive: int, path: list) -> bool:
-        """Depth-first search, restarted with a growing node budget and varied order.
+        """Depth-first search, restarted with a node budget and varied order, then the
+        complete pairing search (or, without it, a last move round with no budget).
 
         A wrong early choice can hide a win behind a huge dead subtree; restarting with a
         slightly different order finds one of the many wins of a typical deal sooner. What
-        was proved dead stays in the memo, and the last round has no budget, so the search
-        stays complete.
+        was proved dead stays in the memo.
         """
         free = self.layout.free_mask(alive)
+        cells = self.relaxed.cells(alive)
         for round_number, budget in enumerate(RESTART_BUDGETS):
             self._noise = Prng(round_number) if round_number else None
             self._budget_end = self.nodes + budget
             try:
-                return self._search(alive, free, path)
+                return self._search(alive, free, cells, path)
             except _OutOfBudget:
                 del path[:]
+        if self.relaxed.grid is not None and all(
+            (alive & m).bit_count() <= 4 for m in self.class_masks
+        ):
+            return self._by_pairings(alive, path)
         self._noise = Prng(len(RESTART_BUDGETS))
         self._budget_end = None
-        return self._search(alive, free, path)
+        return self._search(alive, free, cells, path)
 
-    def _search(self, alive: int, free: int, path: list) -> bool:
+    def _by_pairings(self, alive: int, path: list) -> bool:
+        """The complete search over how classes pair up (pairings.py), for the deals the
+        move search did not decide in its short rounds. (Only with at most four tiles to a
+        class, as in every real deal: six or eight make 15 or 105 pairings a class.)"""
+        deadline = self._deadline
+        search = PairingSearch(
+            self.relaxed.grid,
+            self.class_masks,
+            alive,
+            lambda: deadline is not None and time.perf_counter() > deadline,
+        )
+        try:
+            plan = search.solve()
+        except _PairingsOutOfTime:
+            raise _OutOfTime from None
+        finally:
+            self.nodes += search.checks
+        if plan is None:
+            return False
+        path.extend(plan)
+        return True
+
+    def _search(self, alive: int, free: int, cells: int, path: list) -> bool:
+        """Whether `alive` (with free mask `free`, and `cells` its grid encoding for the
+        relaxed test) can be cleared; if so `path` ends with a plan."""
         self.nodes += 1
         if self._budget_end is not None and self.nodes > self._budget_end:
             raise _OutOfBudget
@@ -158,6 +206,7 @@ class Solver:
         mark = len(path)
         layout = self.layout
         masks = self.class_masks
+        relaxed = self.relaxed
         while True:  # safe closure
             gone = 0
             for m in masks:
@@ -173,13 +222,21 @@ class Solver:
             if not alive:
                 return True
             free = layout.update_free(free, alive, gone)
+            cells &= ~relaxed.cells(gone)
         if alive in dead:
             del path[mark:]
             dead.add(entry_alive)
             return False
-        for a, b, child_free in self._moves(alive, free):
+        cell = relaxed.cell_of_tile
+        for a, b, child_free, rest in self._moves(alive, free):
+            child = alive & ~(1 << a | 1 << b)
+            child_cells = cells & ~(cell[a] | cell[b])
+            # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
+            if rest and not relaxed.passes_after(child, child_free, child_cells, rest):
+                dead.add(child)
+                continue
             path.append((a, b))
-            if self._search(alive & ~(1 << a | 1 << b), child_free, path):
+            if self._search(child, child_free, child_cells, path):
                 return True
             path.pop()
         dead.add(alive)
@@ -223,9 +280,9 @@ class Solver:
                         score -= REST_PENALTY * (before(rest) & alive).bit_count()
                     if noise:
                         score += noise.below(NOISE)
-                    moves.append((score, a, b, child_free))
+                    moves.append((score, a, b, child_free, rest))
         moves.sort(reverse=True)
-        return [(a, b, child_free) for _, a, b, child_free in moves]
+        return [move[1:] for move in moves]
 
 
 def _pairings(tiles: list[int]):

@@ -1,0 +1,205 @@
+"""A relaxed game whose failure proves a position dead (the solver's dead-end test).
+
+In the relaxed game tiles leave one at a time: a tile may leave when it is free and one of
+its classmates (tiles of its match class on the table when the test began) is free or has
+already left. Every real plan is a relaxed plan: a real pair leaves with both tiles free,
+each the other's free classmate. The rule is monotone (removing tiles only frees others,
+and a free-or-gone classmate stays free or gone), so greedily removing whatever may leave
+decides the relaxed game: if the greedy pass stalls with tiles left, no real plan exists.
+
+For a class with two tiles left the rule says "both free at once", so this generalises
+the locked-pair test (which only knows tiles lying on top and plain rows). For a class of
+four it says a tile cannot leave while it is the only reachable one of its class.
+
+Only a move that leaves tiles of its class (with four to a class: the last two) can turn
+a passing position into a failing one, as the two tiles it takes were classmates the rest
+of the class could count on; any other move only removes tiles and constraints. And once
+those tiles have left in the greedy pass, the rest follows the parent's own greedy order,
+so the pass can stop there (`passes_after`).
+
+The pass runs on a second encoding of the table, one bit per grid cell (x + y*row +
+z*layer), where "covered", "something on the left" and "something on the right" are a
+dozen shifts of the whole table at once instead of a loop over tiles. Layouts too large
+for that encoding use the plain per-tile loop.
+"""
+
+from __future__ import annotations
+
+from .layout import Layout
+
+MAX_GRID_BITS = 1 << 14  # beyond this a bit-parallel round costs more than a tile loop
+
+
+class Relaxed:
+    def __init__(self, layout: Layout, class_of_tile: tuple[int, ...]) -> None:
+        self.layout = layout
+        self.class_of_tile = class_of_tile  # per tile: the bitmask of its whole class
+        self.grid = _Grid.build(layout, class_of_tile)
+        # Per tile: its bit in the grid encoding (0 without one), so that callers can
+        # keep the encoding of their position up to date a move at a time.
+        n = len(layout)
+        self.cell_of_tile = tuple(1 << c for c in self.grid.cell_of_tile) if self.grid else (0,) * n
+
+    def cells(self, tiles: int) -> int:
+        """The grid encoding of a set of tiles (0 without a grid)."""
+        return self.grid.to_cells(tiles) if self.grid else 0
+
+    def passes(self, alive: int, free: int) -> bool:
+        """The full greedy pass: False proves the position dead."""
+        if self.grid is not None:
+            cells = self.grid.to_cells(alive)
+            return self.grid.greedy(cells, cells)
+        return self._greedy(alive, free, alive)
+
+    def passes_after(self, alive: int, free: int, cells: int, rest: int) -> bool:
+        """The pass after a move that left `rest` of its class (`cells`: the grid encoding
+        of `alive`), from a position that passed: False proves the position dead."""
+        if free & rest == rest:
+            return True  # all free: they pair up among themselves at once
+        if self.grid is not None:
+            cell = self.cell_of_tile
+            goal = 0
+            while rest:
+                low = rest & -rest
+                goal |= cell[low.bit_length() - 1]
+                rest ^= low
+            return self.grid.greedy(cells, goal)
+        return self._greedy(alive, free, rest)
+
+    def _greedy(self, alive: int, free: int, goal: int) -> bool:
+        """Remove whatever may leave until every tile of `goal` has left (True) or nothing
+        more can leave (False). `free` is the free mask of `alive`."""
+        class_of = self.class_of_tile
+        update_free = self.layout.update_free
+        start = alive
+        reach = free  # free or gone: what a classmate needs
+        todo = free
+        waiting = 0  # free tiles whose classmates are all still blocked
+        while alive & goal:
+            gone = 0
+            while todo:
+                low = todo & -todo
+                todo ^= low
+                if class_of[low.bit_length() - 1] & start & reach & ~low:
+                    gone |= low
+                else:
+                    waiting |= low
+            if not gone:
+                return False
+            alive &= ~gone
+            new_free = update_free(free, alive, gone)
+            todo = (new_free & ~free) | waiting
+            waiting = 0
+            free = new_free
+            reach |= new_free | gone
+        return True
+
+
+class _Grid:
+    """The table as one bit per grid cell; see the module docstring. The geometry is
+    built once per layout (`_geometry`); `class_at` and `class_cells` belong to a deal."""
+
+    def __init__(self, geometry: dict, class_of_tile) -> None:
+        self.__dict__.update(geometry)
+        ids: dict[int, int] = {}
+        cells = self.cell_of_tile
+        self.class_at = {
+            cell: ids.setdefault(class_of_tile[i], len(ids)) for i, cell in enumerate(cells)
+        }
+        self.class_cells = [0] * len(ids)
+        for mask, k in ids.items():
+            self.class_cells[k] = self.to_cells(mask)
+
+    @classmethod
+    def build(cls, layout: Layout, class_of_tile) -> _Grid | None:
+        geometry = _geometry(layout)
+        return None if geometry is None else cls(geometry, class_of_tile)
+
+    def to_cells(self, tiles: int) -> int:
+        out = 0
+        for table in self.byte_tables:
+            if tiles & 255:
+                out |= table[tiles & 255]
+            tiles >>= 8
+        return out
+
+    def free(self, table: int) -> int:
+        """Cells of free tiles: nothing on any higher layer overlapping, and one side open."""
+        row, layer = self.row, self.layer
+        above = table >> layer
+        layers = 1  # above holds what lies 1..layers layers up; every higher one counts
+        while layers < self.depth - 1:
+            above |= above >> (layers * layer)
+            layers *= 2
+        above |= above << 1 | above >> 1
+        above |= above << row | above >> row
+        left = table << 2
+        left |= left << row | left >> row
+        right = table >> 2
+        right |= right << row | right >> row
+        return table & ~above & ~(left & right)
+
+    def greedy(self, table: int, goal_cells: int) -> bool:
+        """As Relaxed._greedy, on cells, a whole round of removals at a time."""
+        class_at, class_cells = self.class_at, self.class_cells
+        seen = [0] * len(class_cells)  # per class: how many of its tiles were reached
+        ready = 0  # cells of classes with two tiles reached: those may leave when free
+        reach = 0
+        while table & goal_cells:
+            free = self.free(table)
+            fresh = free & ~reach
+            reach |= fresh
+            fresh &= ~ready  # only classes not yet ready need counting
+            while fresh:
+                low = fresh & -fresh
+                fresh ^= low
+                k = class_at[low.bit_length() - 1]
+                seen[k] += 1
+                if seen[k] == 2:
+                    ready |= class_cells[k]
+            gone = free & ready
+            if not gone:
+                return False
+            table &= ~gone
+        return True
+
+
+_GEOMETRY_CACHE: dict[int, tuple[Layout, dict | None]] = {}
+
+
+def _geometry(layout: Layout) -> dict | None:
+    """Grid sizes, each tile's cell, and byte lookup tables that turn a tile mask into
+    cells; None when the grid would be too large. Built once per layout object."""
+    cached = _GEOMETRY_CACHE.get(id(layout))
+    if cached is not None and cached[0] is layout:
+        return cached[1]
+    xs, ys, zs = zip(*layout.positions, strict=True)
+    x0, y0, z0 = min(xs), min(ys), min(zs)
+    # Guards: two empty columns right of the widest row, one empty row under each layer,
+    # so that no shift carries a tile's bit onto another tile's cell.
+    row = max(xs) - x0 + 3
+    layer = row * (max(ys) - y0 + 2)
+    depth = max(zs) - z0 + 1
+    geometry = None
+    if layer * depth <= MAX_GRID_BITS:
+        cells = [(x - x0) + (y - y0) * row + (z - z0) * layer for x, y, z in layout.positions]
+        n = len(cells)
+        byte_tables = []  # converting a tile mask: one table lookup per byte of it
+        for base in range(0, n, 8):
+            table = [0] * 256
+            for value in range(1, 256):
+                low = value & -value
+                k = base + low.bit_length() - 1
+                table[value] = table[value ^ low] | (1 << cells[k] if k < n else 0)
+            byte_tables.append(table)
+        geometry = {
+            "row": row,
+            "layer": layer,
+            "depth": depth,
+            "cell_of_tile": cells,
+            "byte_tables": byte_tables,
+        }
+    if len(_GEOMETRY_CACHE) > 64:
+        _GEOMETRY_CACHE.clear()
+    _GEOMETRY_CACHE[id(layout)] = (layout, geometry)
+    return geometry

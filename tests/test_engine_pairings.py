@@ -1,0 +1,74 @@
+"""The search over pairings (pairings.py) must agree with brute force, and its plans must
+win; the solver falls back on it, so this is checked on its own as well."""
+
+import random
+from unittest.mock import patch
+
+from engine_helpers import assert_plan_wins
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from test_engine_solver_oracle import brute_force_solvable, small_positions
+
+from mahjong.engine import Position, Solver, full_set, layout_by_number, new_deal, solve
+from mahjong.engine import solver as solver_module
+from mahjong.engine.pairings import PairingSearch, matchings
+
+
+def pairing_verdict(layout, faces, alive):
+    solver = Solver(layout, faces)
+    if solver.relaxed.grid is None or any((alive & m).bit_count() > 4 for m in solver.class_masks):
+        return "skip", None  # the solver only uses the pairing search in these cases
+    search = PairingSearch(solver.relaxed.grid, solver.class_masks, alive, lambda: False)
+    if solver.is_hopeless(alive):
+        return False, None
+    plan = search.solve()
+    return plan is not None, plan
+
+
+def test_matchings_split_tiles_every_way():
+    assert matchings([1, 2, 3, 4]) == [((1, 2), (3, 4)), ((1, 3), (2, 4)), ((1, 4), (2, 3))]
+    assert len(matchings(list(range(6)))) == 15
+    assert matchings([]) == [()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(position=small_positions(classes=st.integers(0, 5)))
+def test_it_agrees_with_brute_force(position):
+    verdict, plan = pairing_verdict(position.layout, position.faces, position.alive)
+    assume(verdict != "skip")
+    assert verdict == brute_force_solvable(position)
+    if verdict:
+        assert_plan_wins(position.layout, position.faces, plan)
+
+
+def test_it_decides_random_turtle_deals_the_move_search_finds_hard():
+    layout = layout_by_number(0)
+    for seed, expected in ((19, True), (48, False)):
+        faces = full_set()
+        random.Random(seed).shuffle(faces)
+        verdict, plan = pairing_verdict(layout, faces, layout.full)
+        assert verdict is expected
+        if plan:
+            assert_plan_wins(layout, faces, plan)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10**6), played=st.integers(0, 60))
+def test_it_solves_positions_part_way_through_generated_deals(seed, played):
+    # Classes already down to their last pair are fixed pairs from the start.
+    layout = layout_by_number(0)
+    deal = new_deal(layout, seed)
+    position = Position.start(layout, deal.faces).play(deal.plan[:played])
+    verdict, plan = pairing_verdict(layout, deal.faces, position.alive)
+    assert verdict is True
+    assert_plan_wins(layout, deal.faces, plan, alive=position.alive)
+
+
+@settings(max_examples=200, deadline=None)
+@given(position=small_positions(classes=st.integers(0, 5)))
+def test_the_solver_agrees_with_brute_force_when_it_goes_straight_to_pairings(position):
+    with patch.object(solver_module, "RESTART_BUDGETS", ()):
+        result = solve(position.layout, position.faces)
+    assert result.solvable == brute_force_solvable(position)
+    if result.solvable:
+        assert_plan_wins(position.layout, position.faces, result.plan)
