@@ -124,6 +124,18 @@ def celery_worker(transactional_db):
         yield worker
 
 
+@pytest.fixture
+def running_race(settings, transactional_db):
+    """Ana and Bo racing already (no countdown), on a fixed deal: (room, players)."""
+    from rooms import actions
+    from tests.rooms_helpers import room_with
+
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    room, players = room_with("Ana", "Bo")
+    actions.start_race(players[0], room.code, seed=7)
+    return room, players
+
+
 @pytest.fixture(scope="session")
 def chromium():
     if not Path(CHROMIUM).exists():

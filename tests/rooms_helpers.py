@@ -74,3 +74,17 @@ class Socket:
 
 
 db = sync_to_async
+
+
+async def seated(*nicknames, cpus=()):
+    """A room whose players all have an open socket: (room, players, sockets)."""
+    room, players = await db(room_with)(*nicknames, cpus=cpus)
+    sockets = [Socket(room.code, player) for player in players]
+    for socket in sockets:
+        await socket.open()
+    return room, players, sockets
+
+
+async def close_all(sockets):
+    for socket in sockets:
+        await socket.close()

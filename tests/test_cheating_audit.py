@@ -8,7 +8,7 @@ import pytest
 
 from rooms.client_board import a_legal_pair, position_from_json
 from rooms.models import Entry, Move
-from tests.rooms_helpers import Socket, db, room_with
+from tests.rooms_helpers import Socket, close_all, db, room_with, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 # Words of the solver's output; none may reach a browser during a race.
@@ -18,19 +18,6 @@ PLAN_WORDS = ("plan", "solution", "winning", "solver", "faces")
 @pytest.fixture(autouse=True)
 def countdown(settings):
     settings.RACE_COUNTDOWN_SECONDS = 0.5
-
-
-async def seated(*nicknames):
-    room, players = await db(room_with)(*nicknames)
-    sockets = [Socket(room.code, player) for player in players]
-    for socket in sockets:
-        await socket.open()
-    return room, players, sockets
-
-
-async def close_all(sockets):
-    for socket in sockets:
-        await socket.close()
 
 
 def deal_codes(room):

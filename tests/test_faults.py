@@ -17,14 +17,6 @@ from tests.rooms_helpers import Socket, db, room_with
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def running_race(settings):
-    settings.RACE_COUNTDOWN_SECONDS = 0
-    room, players = room_with("Ana", "Bo")
-    actions.start_race(players[0], room.code, seed=7)
-    return room, players
-
-
 def test_with_redis_unreachable_a_pair_is_stored_and_acknowledged_not_refused(
     running_race, settings
 ):

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from rooms import actions
 from rooms.models import RULE_FIELDS, Entry, Move, Room
 from tests.rooms_helpers import Socket, db, room_with
 from tests.strategies import json_values
@@ -99,14 +98,6 @@ def assert_boards_whole(room: Room):
         assert int(entry.alive, 16).bit_count() == entry.tile_count - 2 * pairs
         numbers = list(entry.moves.filter(kind=Move.Kind.PAIR).values_list("number", flat=True))
         assert sorted(numbers) == list(range(pairs)), "no move lost or doubled"
-
-
-@pytest.fixture
-def running_race(settings):
-    settings.RACE_COUNTDOWN_SECONDS = 0
-    room, players = room_with("Ana", "Bo")
-    actions.start_race(players[0], room.code, seed=7)
-    return room, players
 
 
 @FUZZ

@@ -8,7 +8,7 @@ import pytest
 from rooms import actions
 from rooms.boards import deal_for
 from rooms.models import Entry
-from tests.rooms_helpers import Socket, db, room_with
+from tests.rooms_helpers import Socket, close_all, db, room_with, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -16,19 +16,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def short_countdown(settings):
     settings.RACE_COUNTDOWN_SECONDS = 0.3
-
-
-async def seated(*nicknames, cpus=()):
-    room, players = await db(room_with)(*nicknames, cpus=cpus)
-    sockets = [Socket(room.code, player) for player in players]
-    for socket in sockets:
-        await socket.open()
-    return room, players, sockets
-
-
-async def close_all(sockets):
-    for socket in sockets:
-        await socket.close()
 
 
 async def test_a_socket_gets_a_snapshot_of_the_room_on_connect():

@@ -14,7 +14,8 @@ ROLES = (  # first match wins, against the command line
 
 
 def snapshot() -> collections.Counter:
-    """CPU seconds so far per role, plus `machine` (every busy CPU second)."""
+    """CPU seconds so far per role, plus `machine` (every busy CPU second) and `client`
+    (this process)."""
     tick = os.sysconf("SC_CLK_TCK")
     used = collections.Counter()
     for proc in Path("/proc").iterdir():
@@ -31,22 +32,14 @@ def snapshot() -> collections.Counter:
             used[role] += (int(fields[11]) + int(fields[12])) / tick  # utime + stime
     total = [int(v) for v in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     used["machine"] = (sum(total) - total[3] - total[4]) / tick  # all but idle and iowait
+    used["client"] = sum(os.times()[:4])  # this process: the load client, children included
     return used
 
 
 def per_pair(before, after, pairs: int) -> dict[str, str]:
     """ms of CPU per acknowledged pair, per role. A process that ended between the two
     snapshots (a database backend closing) takes its time with it: a floor, not exact."""
-    this = sum(os.times()[:4])  # the load client itself, children included
-    after = collections.Counter(after, client=this)
-    before = collections.Counter(before, client=before.get("client", 0.0))
     return {
         role: f"{max(0.0, after[role] - before[role]) * 1000 / max(pairs, 1):.1f}"
         for role in ("web", "database", "worker", "redis", "client", "machine")
     }
-
-
-def start() -> collections.Counter:
-    used = snapshot()
-    used["client"] = sum(os.times()[:4])
-    return used

@@ -247,7 +247,7 @@ async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[St
     for owner in owners:
         await owner.ask(type="start")
     await asyncio.gather(*(c.went.wait() for c in clients))
-    started, cpu_before = time.monotonic(), cpu_use.start()
+    started, cpu_before = time.monotonic(), cpu_use.snapshot()
     await asyncio.gather(*(c.play(started + seconds) for c in clients))
     elapsed = time.monotonic() - started
     stats.cpu_ms_per_pair = cpu_use.per_pair(cpu_before, cpu_use.snapshot(), len(stats.ack_ms))

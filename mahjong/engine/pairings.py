@@ -21,7 +21,7 @@ minutes are often decided here in a few hundred choices.
 from __future__ import annotations
 
 from .layout import bits
-from .relaxed import _Grid
+from .relaxed import _Grid, count_reached
 
 
 class _OutOfTime(Exception):
@@ -249,14 +249,7 @@ class PairingSearch:
             if snaps is not None:
                 snap = [table, reach, ready, seen[:], 0]
             reach |= fresh
-            fresh &= ~ready
-            while fresh:
-                low = fresh & -fresh
-                fresh ^= low
-                g = group_at[low.bit_length() - 1]
-                seen[g] += 1
-                if seen[g] == 2:
-                    ready |= group_cells[g]
+            ready = count_reached(fresh, ready, seen, group_at, group_cells)
             gone = free & ready
             if not gone:
                 return None

@@ -149,14 +149,7 @@ class _Grid:
             free = self.free(table)
             fresh = free & ~reach
             reach |= fresh
-            fresh &= ~ready  # only classes not yet ready need counting
-            while fresh:
-                low = fresh & -fresh
-                fresh ^= low
-                k = class_at[low.bit_length() - 1]
-                seen[k] += 1
-                if seen[k] == 2:
-                    ready |= class_cells[k]
+            ready = count_reached(fresh, ready, seen, class_at, class_cells)
             gone = free & ready
             if not gone:
                 return False
@@ -203,3 +196,18 @@ def _geometry(layout: Layout) -> dict | None:
         _GEOMETRY_CACHE.clear()
     _GEOMETRY_CACHE[id(layout)] = (layout, geometry)
     return geometry
+
+
+def count_reached(fresh: int, ready: int, seen: list, class_at, class_cells) -> int:
+    """One round of the bit-parallel pass: count the cells reached for the first time
+    (`fresh`) per class (or pairing group); a class with two reached becomes ready, all
+    its cells at once. Returns the new `ready`."""
+    fresh &= ~ready  # only classes not yet ready need counting
+    while fresh:
+        low = fresh & -fresh
+        fresh ^= low
+        k = class_at[low.bit_length() - 1]
+        seen[k] += 1
+        if seen[k] == 2:
+            ready |= class_cells[k]
+    return ready
