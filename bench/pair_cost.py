@@ -58,9 +58,20 @@ def next_pair(code, player):
 
 
 def play(code, player, pair, n, now):
+    before = backend_cpu()
     with CaptureQueriesContext(connection) as queries:
         actions.play_pair(player, code, pair, n, now=now)
-    return len(queries)
+    return len(queries), backend_cpu() - before
+
+
+def backend_cpu() -> float:
+    """CPU seconds so far of this thread's PostgreSQL backend process (clock ticks, so
+    only a sum over many pairs means anything)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def one_pair(code, player, now):
@@ -68,10 +79,10 @@ async def one_pair(code, player, now):
     if chosen is None:
         return None
     wall, cpu = time.perf_counter(), time.process_time()  # CPU of every thread
-    statements = await database_sync_to_async(play, thread_sensitive=False)(
+    statements, database = await database_sync_to_async(play, thread_sensitive=False)(
         code, player, *chosen, now
     )
-    return time.perf_counter() - wall, time.process_time() - cpu, statements
+    return time.perf_counter() - wall, time.process_time() - cpu, statements, database
 
 
 def table(rows):
@@ -88,7 +99,7 @@ async def main():
     parser.add_argument("--pairs", type=int, default=400)
     args = parser.parse_args()
     code, people, now = await database_sync_to_async(full_room)()
-    walls, cpus, statements = [], [], []
+    walls, cpus, statements, database = [], [], [], 0.0
     for k in range(args.pairs):
         measured = await one_pair(code, people[k % SEATS], now + timedelta(milliseconds=k))
         if measured is None:
@@ -96,10 +107,13 @@ async def main():
         walls.append(measured[0] * 1000)
         cpus.append(measured[1] * 1000)
         statements.append(measured[2])
+        database += measured[3]
     # Left running, its seats would soon be "away" and played by CPUs on the site's worker.
     await database_sync_to_async(actions.end_race_by_staff)(code)
     print(f"{len(walls)} pairs in one room of {SEATS}, {timezone.now():%Y-%m-%d %H:%M} UTC")
     table([("wall ms", walls), ("CPU ms", cpus), ("SQL statements", statements)])
+    per_pair = database * 1000 / len(walls)
+    print(f"PostgreSQL CPU per pair (mean, its backend process): {per_pair:.2f} ms")
 
 
 if __name__ == "__main__":

@@ -9,17 +9,19 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong.settings")
 # Django must be set up before the consumers (and their models) are imported.
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware  # noqa: E402
 
 from mahjong.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
+        # Sockets know a player by the device cookie alone (accounts.identity), so no
+        # session or user lookup: those wrappers also sat on every frame sent.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            CookieMiddleware(URLRouter(websocket_urlpatterns))
         ),
     }
 )

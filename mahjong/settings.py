@@ -98,6 +98,12 @@ DATABASES = {
         DATABASE_URL, conn_max_age=env_int("DB_CONN_MAX_AGE", 600), conn_health_checks=True
     )
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Django's statements are bound on the client and never prepared; rooms/hot_sql.py
+    # asks for its few statements of a pair to be prepared, which psycopg allows only
+    # with a threshold set (it never reaches it otherwise). Needs a direct connection, or
+    # a pooler in session mode: transaction pooling loses prepared statements.
+    DATABASES["default"]["OPTIONS"] = {"prepare_threshold": 1_000_000}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write at the same time: WAL lets readers go on, and
     # IMMEDIATE transactions wait for the lock instead of failing mid-transaction.

@@ -26,7 +26,7 @@ from mahjong.engine.codes import make_code
 from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
-from rooms import cpu, events, pools, ranking, views_json
+from rooms import cpu, events, hot_sql, pools, ranking, views_json
 from rooms.boards import deal_for, position_of, store_position
 from rooms.models import (
     LEVELS,
@@ -294,11 +294,7 @@ def _new_entry(race: Race, seat: Seat, level: str, code: str) -> Entry:
 def _playing_entry(room: Room, player: Player | None, now: datetime) -> Entry:
     """The player's entry in the running race (row locked), checking every deadline.
     One query finds it; only when there is none do more say why."""
-    entry = None
-    if player is not None:
-        running = Entry.objects.select_for_update(of=("self",)).select_related("race")
-        running = running.filter(race__room=room, race__status=Race.Status.RUNNING)
-        entry = running.filter(seat__player=player).first()
+    entry = hot_sql.locked_playing_entry(room.pk, player.pk) if player is not None else None
     if entry is None:
         _why_no_entry(room, player, now)
     _check_deadlines(entry.race, now)
@@ -365,18 +361,18 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
     if not ok:
         raise RoomError(reasons.translate(reason), "illegal")
     position = position.remove(i, j)
-    Move.objects.create(entry=entry, number=n, tiles=[i, j], at=now, by_cpu=by_cpu)
+    hot_sql.insert_pair(entry, n, [i, j], now, by_cpu)
     store_position(entry, position)
     entry.pairs_removed += 1
     _acted(entry, now, by_cpu)
     _settle(entry, position, now)
-    entry.save(update_fields=PAIR_FIELDS)
+    hot_sql.save_entry(entry, PAIR_FIELDS)
     _after_entry_change(room, entry.race, now)
     return entry
 
 
 # What a pair changes (a CPU step also sets cpu_step); the faces stay where they are.
-PAIR_FIELDS = [
+PAIR_FIELDS = (
     "alive",
     "pairs_removed",
     "last_action_at",
@@ -384,7 +380,7 @@ PAIR_FIELDS = [
     "status",
     "finished_ms",
     "cpu_step",
-]
+)
 
 
 def _pair(tiles) -> tuple[int, int]:

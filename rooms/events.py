@@ -6,11 +6,11 @@ reconnects) asks for a snapshot instead of guessing (DESIGN: versioned events).
 
 import json
 
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import F
 
 from mahjong.channels_send import group_send
-from rooms import views_json
+from rooms import hot_sql, views_json
 from rooms.models import Race, Room
 
 
@@ -21,9 +21,7 @@ def group_name(room_code: str) -> str:
 def lock_claiming_version(code: str) -> Room | None:
     """Lock the room's row and take its next event version in one statement, for an
     action that publishes whenever it succeeds (a pair: the hottest path of the site)."""
-    table = connection.ops.quote_name(Room._meta.db_table)
-    sql = f"UPDATE {table} SET version = version + 1 WHERE code = %s RETURNING *"
-    room = next(iter(Room.objects.raw(sql, [code])), None)
+    room = hot_sql.lock_room_claiming_version(code)
     if room is not None:
         room.version_claimed = True
     return room

@@ -3,7 +3,7 @@
 from django.db.models import Sum
 from django.utils import timezone
 
-from rooms import ranking
+from rooms import hot_sql, ranking
 from rooms.boards import board_json
 from rooms.models import Entry, Move, Race, Room, Seat
 
@@ -58,19 +58,7 @@ def entry_row(entry: Entry) -> dict:
 def standing_entries(race: Race) -> list[Entry]:
     """The entries with just what the standings (and "every human done?") need: read
     after every pair, so not the boards, and no other column either."""
-    rows = race.entries.select_related("seat").only(*STANDING_FIELDS)
-    return list(rows)
-
-
-STANDING_FIELDS = [
-    "seat__nickname",
-    "seat__cpu_level",
-    "seat__player_id",
-    "status",
-    "pairs_removed",
-    "tile_count",
-    "finished_ms",
-]
+    return hot_sql.standing_entries(race.pk)
 
 
 def standings_json(race: Race, entries: list[Entry] | None = None) -> list[dict]:

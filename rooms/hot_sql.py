@@ -1,0 +1,206 @@
+"""The statements of a pair, written out: the site's hottest path (at full load about 250
+pairs a second, each read by 20 sockets; docs/PERFORMANCE.md).
+
+Built by the ORM, these few statements cost the web process more CPU than running them
+did, and PostgreSQL parsed and planned each one anew. Here each is one constant text:
+PostgreSQL keeps it prepared on the connection (parsed and planned once), SQLite's driver
+caches it. Values go in and out through the model fields' own conversions, so a row reads
+and writes exactly as the ORM would read and write it, on either database.
+"""
+
+import functools
+import time
+
+from django.db import connection
+
+try:
+    import psycopg
+except ImportError:  # only PostgreSQL needs it
+    psycopg = None
+
+from rooms.models import Entry, Move, Race, Room, Seat
+
+
+# --- running statements --------------------------------------------------------------
+def _rows(sql: str, params: list) -> list[tuple]:
+    """Run one statement in the current transaction; its rows (none for a write)."""
+    started = time.monotonic()
+    if connection.vendor == "postgresql":
+        rows = _run_prepared(sql, params)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall() if cursor.description else []
+    if connection.queries_logged:  # counted like the ORM's own (tests, bench/pair_cost.py)
+        took = f"{time.monotonic() - started:.3f}"
+        connection.queries_log.append({"sql": sql, "params": params, "time": took})
+    return rows
+
+
+def _run_prepared(sql: str, params: list) -> list[tuple]:
+    # Django's own cursors bind values on the client, which rules out prepared statements;
+    # a plain psycopg cursor binds on the server. Errors still reach callers as Django's
+    # (OperationalError when the database is gone, IntegrityError for a doubled pair).
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        return cursor.fetchall() if cursor.description else []
+
+
+def _lock_suffix(table: str) -> str:
+    """FOR UPDATE OF the table where the database has row locks (SQLite locks the whole
+    database for a writing transaction instead)."""
+    if not connection.features.has_select_for_update:
+        return ""
+    return " " + connection.ops.for_update_sql(of=(connection.ops.quote_name(table),))
+
+
+# --- rows as model instances ----------------------------------------------------------
+def _columns(model, alias: str | None, names) -> str:
+    prefix = f"{alias}." if alias else ""  # SQLite's RETURNING takes no table name
+    return ", ".join(prefix + _column(model, name) for name in names)
+
+
+@functools.cache
+def _readers(model, fields: tuple[str, ...], vendor: str):
+    """Per column, the conversions the ORM applies to it on reading (JSON, booleans,
+    dates on SQLite): found once per model, column list and database."""
+    readers = []
+    for name in fields:
+        field = model._meta.get_field(name)
+        column = field.get_col(model._meta.db_table)
+        converters = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        readers.append((column, converters))
+    return readers
+
+
+def _instance(model, fields: tuple[str, ...], values):
+    readers = _readers(model, fields, connection.vendor)
+    converted = []
+    for value, (column, converters) in zip(values, readers, strict=True):
+        for convert in converters:
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, fields, converted)
+
+
+@functools.cache
+def _all_fields(model) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
+
+
+def _prepared_value(model, name: str, value):
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+# --- the statements ---------------------------------------------------------------------
+# Each text is made once per database kind (table and column names, quoting, locking).
+def _text(build):
+    cached = functools.cache(build)
+    return lambda: cached(connection.vendor)
+
+
+def lock_room_claiming_version(code: str) -> Room | None:
+    """Lock the room's row and take its next event version, in one statement."""
+    rows = _rows(_lock_room_sql(), [code])
+    return _instance(Room, _all_fields(Room), rows[0]) if rows else None
+
+
+@_text
+def _lock_room_sql(vendor):
+    return (
+        f"UPDATE {_table(Room)} SET version = version + 1 WHERE code = %s"
+        f" RETURNING {_columns(Room, None, _all_fields(Room))}"
+    )
+
+
+def locked_playing_entry(room_id: int, player_id: int) -> Entry | None:
+    """The player's entry in the room's running race, its row locked, with its race."""
+    rows = _rows(_playing_entry_sql(), [room_id, Race.Status.RUNNING.value, player_id])
+    if not rows:
+        return None
+    entry_fields = _all_fields(Entry)
+    entry = _instance(Entry, entry_fields, rows[0][: len(entry_fields)])
+    entry.race = _instance(Race, _all_fields(Race), rows[0][len(entry_fields) :])
+    return entry
+
+
+@_text
+def _playing_entry_sql(vendor):
+    return (
+        f"SELECT {_columns(Entry, 'e', _all_fields(Entry))},"
+        f" {_columns(Race, 'r', _all_fields(Race))}"
+        f" FROM {_table(Entry)} e JOIN {_table(Race)} r ON e.race_id = r.id"
+        f" JOIN {_table(Seat)} s ON e.seat_id = s.id"
+        " WHERE r.room_id = %s AND r.status = %s AND s.player_id = %s"
+        f"{_lock_suffix('e')}"
+    )
+
+
+MOVE_FIELDS = ("entry_id", "number", "kind", "tiles", "at", "by_cpu")
+
+
+def insert_pair(entry: Entry, number: int, tiles: list[int], at, by_cpu: bool) -> None:
+    values = (entry.pk, number, Move.Kind.PAIR.value, tiles, at, by_cpu)
+    params = [_prepared_value(Move, n, v) for n, v in zip(MOVE_FIELDS, values, strict=True)]
+    _rows(_insert_pair_sql(), params)
+
+
+@_text
+def _insert_pair_sql(vendor):
+    columns = ", ".join(_column(Move, name) for name in MOVE_FIELDS)
+    marks = ", ".join(["%s"] * len(MOVE_FIELDS))
+    return f"INSERT INTO {_table(Move)} ({columns}) VALUES ({marks})"
+
+
+def save_entry(entry: Entry, fields: tuple[str, ...]) -> None:
+    """UPDATE the entry's row with these fields' values (as save(update_fields=...))."""
+    params = [_prepared_value(Entry, n, getattr(entry, n)) for n in fields]
+    _rows(_save_entry_sql(connection.vendor, fields), [*params, entry.pk])
+
+
+@functools.cache
+def _save_entry_sql(vendor, fields: tuple[str, ...]):
+    assignments = ", ".join(f"{_column(Entry, name)} = %s" for name in fields)
+    return f"UPDATE {_table(Entry)} SET {assignments} WHERE id = %s"
+
+
+def _in_model_order(model, *names: str) -> tuple[str, ...]:
+    # Model.from_db takes the values of some fields in the model's own field order.
+    return tuple(name for name in _all_fields(model) if name in names)
+
+
+STANDING_ENTRY_FIELDS = _in_model_order(
+    Entry, "id", "seat_id", "status", "pairs_removed", "tile_count", "finished_ms"
+)
+STANDING_SEAT_FIELDS = _in_model_order(Seat, "id", "nickname", "cpu_level", "player_id")
+
+
+def standing_entries(race_id: int) -> list[Entry]:
+    """The race's entries with just what the standings read (and their seats'),
+    in seat order."""
+    split = len(STANDING_ENTRY_FIELDS)
+    entries = []
+    for row in _rows(_standings_sql(), [race_id]):
+        entry = _instance(Entry, STANDING_ENTRY_FIELDS, row[:split])
+        entry.seat = _instance(Seat, STANDING_SEAT_FIELDS, row[split:])
+        entries.append(entry)
+    return entries
+
+
+@_text
+def _standings_sql(vendor):
+    return (
+        f"SELECT {_columns(Entry, 'e', STANDING_ENTRY_FIELDS)},"
+        f" {_columns(Seat, 's', STANDING_SEAT_FIELDS)}"
+        f" FROM {_table(Entry)} e JOIN {_table(Seat)} s ON e.seat_id = s.id"
+        " WHERE e.race_id = %s ORDER BY e.id"
+    )
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model, name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)
