@@ -12,7 +12,7 @@ logger = logging.getLogger(__name__)
 
 
 def group_send(group: str, message: dict) -> None:
-    loop = _web_event_loop()
+    loop = web_event_loop()
     if loop is not None:
         # A socket action's worker thread: hand the send to the web process's event loop
         # and let the action answer at once, instead of holding the thread (and the
@@ -30,7 +30,7 @@ async def _send(group: str, message: dict) -> None:
     await get_channel_layer().group_send(group, message)
 
 
-def _web_event_loop():
+def web_event_loop():
     """The event loop that started this thread through sync_to_async, if any (asgiref
     records it per thread; a forked process must not use its parent's)."""
     local = SyncToAsync.threadlocal

@@ -144,6 +144,8 @@ CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweep
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
 # Threads (and database connections) per web process for the sockets' database work.
 SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 16)
+# A room's live standings go out at most once in this many ms (rooms/standings_feed.py).
+STANDINGS_FEED_MS = env_int("STANDINGS_FEED_MS", 250)
 DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowers option
 
 # The ranked queue starts a race of at least two this long after its oldest joined.

@@ -26,7 +26,7 @@ from mahjong.engine.codes import make_code
 from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
-from rooms import cpu, events, hot_sql, pools, ranking, views_json
+from rooms import cpu, events, hot_sql, pools, ranking, standings_feed
 from rooms.boards import deal_for, position_of, store_position
 from rooms.models import (
     LEVELS,
@@ -110,14 +110,9 @@ def _new_room(owner: Player) -> Room:
     raise RoomError(_("could not find a free room code; try again"))
 
 
-def locked_room(code: str, claim_version: bool = False) -> Room:
-    """The room, its row locked until the transaction commits. `claim_version`: the
-    action publishes an event whenever it succeeds, so take the version in the same
-    statement (a refusal rolls it back)."""
-    if claim_version:
-        room = events.lock_claiming_version(room_code(code))
-    else:
-        room = Room.objects.select_for_update().filter(code=room_code(code)).first()
+def locked_room(code: str) -> Room:
+    """The room, its row locked until the transaction commits."""
+    room = hot_sql.lock_room(room_code(code))
     if room is None:
         raise RoomError(_("no room has this code"), "no_room")
     return room
@@ -336,12 +331,11 @@ def _acted(entry: Entry, now: datetime, by_cpu: bool) -> None:
 def play_pair(player, code, tiles, n, now=None) -> Entry:
     """Remove a pair: checked by the engine, stored, then announced. `n` is the number
     of pairs the client has seen removed; a retry of an acknowledged move is a no-op."""
-    room = locked_room(code, claim_version=True)
+    room = locked_room(code)
     entry = _playing_entry(room, player, now)
     i, j = _pair(tiles)
     n = _whole(n, "n")
     if n == entry.pairs_removed - 1 and _last_pair(entry) == [i, j]:
-        events.publish_standings(room, entry.race)  # the version is claimed: use it
         return entry
     return remove_pair(room, entry, i, j, n, now, by_cpu=False)
 
@@ -367,7 +361,7 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
     _acted(entry, now, by_cpu)
     _settle(entry, position, now)
     hot_sql.save_entry(entry, PAIR_FIELDS)
-    _after_entry_change(room, entry.race, now)
+    _after_entry_change(room, entry, now)
     return entry
 
 
@@ -405,16 +399,15 @@ def _settle(entry: Entry, position, now: datetime) -> None:
         entry.status = Entry.Status.OUT
 
 
-def _after_entry_change(room: Room, race: Race, now: datetime) -> None:
-    entries = views_json.standing_entries(race)
-    events.publish_standings(room, race, entries)
-    if _every_human_done(entries):
-        end_race(race, now)
+def _after_entry_change(room: Room, entry: Entry, now: datetime) -> None:
+    standings_feed.changed(room.code)
+    if entry.status != Entry.Status.PLAYING and _every_human_done(entry.race):
+        end_race(entry.race, now)
 
 
-def _every_human_done(entries: list[Entry]) -> bool:
-    playing = Entry.Status.PLAYING
-    return not any(e.seat.player_id is not None and e.status == playing for e in entries)
+def _every_human_done(race: Race) -> bool:
+    humans_playing = race.entries.filter(status=Entry.Status.PLAYING, seat__player__isnull=False)
+    return not humans_playing.exists()
 
 
 @race_action
@@ -460,7 +453,7 @@ def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
     )
     _acted(entry, now, by_cpu)
     entry.save()
-    events.publish_standings(room, entry.race)
+    standings_feed.changed(room.code)
     return entry
 
 
@@ -475,7 +468,7 @@ def give_up_entry(room, entry, now, by_cpu: bool) -> Entry:
     entry.status = Entry.Status.GAVE_UP
     _acted(entry, now, by_cpu)
     entry.save()
-    _after_entry_change(room, entry.race, now)
+    _after_entry_change(room, entry, now)
     return entry
 
 

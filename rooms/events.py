@@ -1,7 +1,9 @@
 """What rooms tell their sockets: versioned events, published after commit.
 
 Every event carries `v`, the room's version after it. A socket that sees a gap (or
-reconnects) asks for a snapshot instead of guessing (DESIGN: versioned events).
+reconnects) asks for a snapshot instead of guessing (DESIGN: versioned events). The live
+standings are not among them: they are a whole state, sent at a measured pace by
+rooms/standings_feed.py.
 """
 
 import json
@@ -10,7 +12,7 @@ from django.db import transaction
 from django.db.models import F
 
 from mahjong.channels_send import group_send
-from rooms import hot_sql, views_json
+from rooms import views_json
 from rooms.models import Race, Room
 
 
@@ -18,22 +20,10 @@ def group_name(room_code: str) -> str:
     return f"room.{room_code}"
 
 
-def lock_claiming_version(code: str) -> Room | None:
-    """Lock the room's row and take its next event version in one statement, for an
-    action that publishes whenever it succeeds (a pair: the hottest path of the site)."""
-    room = hot_sql.lock_room_claiming_version(code)
-    if room is not None:
-        room.version_claimed = True
-    return room
-
-
 def publish(room: Room, event: dict) -> None:
     """Send after commit with the room's next version (the caller holds its lock)."""
-    if getattr(room, "version_claimed", False):
-        room.version_claimed = False  # taken when the room was locked
-    else:
-        Room.objects.filter(pk=room.pk).update(version=F("version") + 1)
-        room.refresh_from_db(fields=["version"])
+    Room.objects.filter(pk=room.pk).update(version=F("version") + 1)
+    room.refresh_from_db(fields=["version"])
     event = {**event, "v": room.version}
     # Encoded once here, not once per socket: a pair in a full room reaches 20 sockets.
     text = json.dumps(event, separators=(",", ":"))
@@ -50,11 +40,6 @@ def publish_lobby(room: Room) -> None:
 def publish_race_started(room: Room, race: Race) -> None:
     # No faces here: each socket fetches its own board, faces only from "go" on.
     publish(room, {"type": "race_started", "race": views_json.race_json(race)})
-
-
-def publish_standings(room: Room, race: Race, entries=None) -> None:
-    standings = views_json.standings_json(race, entries)
-    publish(room, {"type": "standings", "race": race.number, "standings": standings})
 
 
 def publish_race_finished(room: Room, race: Race) -> None:

@@ -56,9 +56,8 @@ def _lock_suffix(table: str) -> str:
 
 
 # --- rows as model instances ----------------------------------------------------------
-def _columns(model, alias: str | None, names) -> str:
-    prefix = f"{alias}." if alias else ""  # SQLite's RETURNING takes no table name
-    return ", ".join(prefix + _column(model, name) for name in names)
+def _columns(model, alias: str, names) -> str:
+    return ", ".join(f"{alias}.{_column(model, name)}" for name in names)
 
 
 @functools.cache
@@ -100,8 +99,9 @@ def _text(build):
     return lambda: cached(connection.vendor)
 
 
-def lock_room_claiming_version(code: str) -> Room | None:
-    """Lock the room's row and take its next event version, in one statement."""
+def lock_room(code: str) -> Room | None:
+    """The room, its row locked until the transaction commits: every action in a room
+    takes this lock first, so they happen one at a time, in one order."""
     rows = _rows(_lock_room_sql(), [code])
     return _instance(Room, _all_fields(Room), rows[0]) if rows else None
 
@@ -109,8 +109,26 @@ def lock_room_claiming_version(code: str) -> Room | None:
 @_text
 def _lock_room_sql(vendor):
     return (
-        f"UPDATE {_table(Room)} SET version = version + 1 WHERE code = %s"
-        f" RETURNING {_columns(Room, None, _all_fields(Room))}"
+        f"SELECT {_columns(Room, 'r', _all_fields(Room))} FROM {_table(Room)} r"
+        f" WHERE r.code = %s{_lock_suffix('r')}"
+    )
+
+
+def room_version_and_race(code: str) -> tuple[int | None, Race | None]:
+    """The room's event version and its latest race (None, None: no such room)."""
+    rows = _rows(_version_and_race_sql(), [code])
+    if not rows:
+        return None, None
+    version, *race = rows[0]
+    return version, _instance(Race, _all_fields(Race), race) if race[0] is not None else None
+
+
+@_text
+def _version_and_race_sql(vendor):
+    return (
+        f"SELECT r.version, {_columns(Race, 'race', _all_fields(Race))} FROM {_table(Room)} r"
+        f" LEFT JOIN {_table(Race)} race ON race.room_id = r.id WHERE r.code = %s"
+        " ORDER BY race.number DESC LIMIT 1"
     )
 
 

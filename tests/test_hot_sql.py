@@ -68,13 +68,22 @@ def test_standings_read_by_hand_match_the_orms_rows():
     assert by_hand[0]["progress"] > 0 and by_hand[2]["cpu"] == "sharp"
 
 
-def test_the_room_lock_takes_the_next_event_version_and_reads_the_whole_room():
+def test_the_room_lock_reads_the_whole_room_as_the_orm_does():
     room, _ = room_with("Ana")
-    before = Room.objects.get(pk=room.pk)
-    locked = hot_sql.lock_room_claiming_version(room.code)
-    assert locked.version == before.version + 1
-    assert {**_fields(locked), "version": before.version} == _fields(before)
-    assert hot_sql.lock_room_claiming_version("NOSUCH") is None
+    assert _fields(hot_sql.lock_room(room.code)) == _fields(Room.objects.get(pk=room.pk))
+    assert hot_sql.lock_room("NOSUCH") is None
+
+
+def test_the_feed_reads_the_rooms_version_and_its_latest_race():
+    room, (owner,) = room_with("Ana")
+    assert hot_sql.room_version_and_race(room.code) == (room.version, None)
+    first, _ = _start(room, owner)
+    actions.end_race_by_staff(room.code, now=T0)
+    second = actions.start_race(owner, room.code, now=T0, seed=4)
+    version, race = hot_sql.room_version_and_race(room.code)
+    assert version == Room.objects.get(pk=room.pk).version and race.pk == second.pk != first.pk
+    assert _fields(race) == _fields(Race.objects.get(pk=second.pk))
+    assert hot_sql.room_version_and_race("NOSUCH") == (None, None)
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")
@@ -89,11 +98,11 @@ def test_a_pairs_statements_stay_prepared_on_the_connection():
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = " | ".join(row[0] for row in cursor.fetchall())
-    for start in (
-        'UPDATE "rooms_room"',
-        "SELECT",
+    for statement in (
+        'FROM "rooms_room" r WHERE r.code = $1 FOR UPDATE',
+        'JOIN "rooms_seat" s ON e.seat_id = s.id WHERE r.room_id = $1',
         'INSERT INTO "rooms_move"',
         'UPDATE "rooms_entry"',
     ):
-        assert start in prepared
+        assert statement in prepared
     assert Race.objects.get(pk=race.pk).status == Race.Status.RUNNING

@@ -91,6 +91,30 @@ async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
     await close_all(sockets)
 
 
+async def test_a_burst_of_pairs_reaches_the_others_as_fewer_frames_showing_every_pair(settings):
+    # Standings are a whole state: a room sends them at most every STANDINGS_FEED_MS, read when
+    # they go (rooms/standings_feed.py), not one frame per pair to every socket.
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await go_race(sockets)
+    code = await db(lambda: Entry.objects.filter(seat__player=players[0]).get().code)()
+    for n, (i, j) in enumerate(deal_for(code).plan[:4]):
+        assert (await ana.ask(type="move", tiles=[i, j], n=n))["type"] == "ack"
+    progress = 4 * 2 * 100 // len(deal_for(code).faces)
+    frames = []
+    while not frames or _progress_of("Ana", frames[-1]) < progress:
+        frames.append(await bo.next("standings"))
+    await asyncio.sleep(2 * settings.STANDINGS_FEED_MS / 1000)
+    assert await bo.nothing_more()  # nothing older arrives after
+    assert len(frames) < 4 and all(frame["v"] == frames[0]["v"] for frame in frames)
+    assert [frame["at"] for frame in frames] == sorted({frame["at"] for frame in frames})
+    await close_all(sockets)
+
+
+def _progress_of(nickname, standings):
+    return next(r["progress"] for r in standings["standings"] if r["nickname"] == nickname)
+
+
 async def test_a_move_before_go_is_refused(settings):
     settings.RACE_COUNTDOWN_SECONDS = 30
     room, players, (ana,) = await seated("Ana")

@@ -9,6 +9,7 @@
   const code = root.dataset.code;
   let socket = null;
   let version = 0;
+  let standingsAt = 0; // server time (ms) of the standings shown
   let snap = JSON.parse($("initial-snapshot").textContent);
   let offset = 0; // server clock minus ours, in ms
   let nextId = 1;
@@ -55,11 +56,18 @@
   }
 
   const HANDLERS = {
-    snapshot: (m) => { version = m.v; showSnapshot(m); },
+    snapshot: (m) => { version = m.v; standingsAt = at(m.server_now); showSnapshot(m); },
     lobby: (m) => { snap.room = m.room; showLobby(); },
     race_started: (m) => { snap.race = m.race; snap.results = null; showLobby(); },
     go: (m) => startPlaying(m.board),
-    standings: (m) => { snap.standings = m.standings; showStandings(); },
+    standings: (m) => {
+      // Not a versioned event but a whole state: keep the latest, and none read before
+      // an event this page has already seen (docs/PROTOCOL.md).
+      if (m.v < version || m.at <= standingsAt) return;
+      standingsAt = m.at;
+      snap.standings = m.standings;
+      showStandings();
+    },
     race_finished: (m) => {
       snap.race = m.race; snap.results = m.results; snap.table = m.table; showResults();
     },
@@ -84,7 +92,7 @@
   };
 
   function receive(message) {
-    if (message.v !== undefined && message.type !== "snapshot") {
+    if (message.v !== undefined && !["snapshot", "standings"].includes(message.type)) {
       if (message.v !== version + 1) { send({ type: "snapshot" }); return; }
       version = message.v;
     }

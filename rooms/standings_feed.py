@@ -1,0 +1,83 @@
+"""The live panel's feed: a room's standings, sent at most once every STANDINGS_FEED_MS.
+
+At a human pace a full room changes its standings about five times a second, and each
+change went to all 20 sockets as a frame of its own: most of a web process's work under
+load (docs/PERFORMANCE.md). Standings are a whole state, not a change, so only the latest
+matters: the first change after a send schedules the next one STANDINGS_FEED_MS later, which
+reads the standings then, however many pairs fell meanwhile. Each web process keeps its
+own schedule in its event loop (no shared state to ask per pair), so a room whose sockets
+are spread over two processes may get up to two sends in that time.
+
+Standings are not versioned events. Each carries `v`, the room version it was read at (a
+page that already holds a later version drops it), and `at`, the server's time of the
+read in ms (a page keeps the latest it has seen). docs/PROTOCOL.md.
+"""
+
+import asyncio
+import json
+import logging
+import time
+
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import transaction
+
+from mahjong.channels_send import group_send, web_event_loop
+from rooms import events, hot_sql, views_json
+
+logger = logging.getLogger(__name__)
+_pending: set[str] = set()  # rooms with a send scheduled; touched only in the event loop
+
+
+def changed(code: str) -> None:
+    """The room's standings changed in the current transaction: send them after commit."""
+    # robust: with Redis down the change is stored all the same (the feed catches up).
+    transaction.on_commit(lambda: _schedule(code), robust=True)
+
+
+def _schedule(code: str) -> None:
+    loop = web_event_loop()
+    if loop is None:  # a worker's task, a script: no event loop to wait on, send now
+        message = standings_message(code)
+        if message is not None:
+            group_send(events.group_name(code), message)
+        return
+    loop.call_soon_threadsafe(_schedule_in_loop, code)
+
+
+def _schedule_in_loop(code: str) -> None:
+    if code not in _pending:
+        _pending.add(code)
+        asyncio.create_task(_send_later(code)).add_done_callback(_log_failure)
+
+
+async def _send_later(code: str) -> None:
+    await asyncio.sleep(settings.STANDINGS_FEED_MS / 1000)
+    # Cleared before reading: a change committed after the read schedules a send of its
+    # own, and one committed before it is in what is read.
+    _pending.discard(code)
+    message = await database_sync_to_async(standings_message, thread_sensitive=False)(code)
+    if message is not None:
+        await get_channel_layer().group_send(events.group_name(code), message)
+
+
+def standings_message(code: str) -> dict | None:
+    """The room's standings now, as a channel-layer message (None: no race to show)."""
+    version, race = hot_sql.room_version_and_race(code)
+    if race is None:
+        return None
+    event = {
+        "type": "standings",
+        "race": race.number,
+        "v": version,
+        "at": int(time.time() * 1000),
+        "standings": views_json.standings_json(race),
+    }
+    text = json.dumps(event, separators=(",", ":"))
+    return {"type": "room.event", "kind": "standings", "text": text}
+
+
+def _log_failure(sending) -> None:
+    if not sending.cancelled() and sending.exception() is not None:
+        logger.warning("standings could not be sent: %r", sending.exception())
