@@ -101,8 +101,8 @@ DATABASES = {
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # Django's statements are bound on the client and never prepared; rooms/hot_sql.py
     # asks for its few statements of a pair to be prepared, which psycopg allows only
-    # with a threshold set (it never reaches it otherwise). Needs a direct connection, or
-    # a pooler in session mode: transaction pooling loses prepared statements.
+    # with a threshold set (it never reaches it otherwise). A pooler must keep prepared
+    # statements: session mode, or PgBouncer >= 1.21 with max_prepared_statements.
     DATABASES["default"]["OPTIONS"] = {"prepare_threshold": 1_000_000}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write at the same time: WAL lets readers go on, and

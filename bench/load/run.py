@@ -49,6 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu_use  # noqa: E402
 
 ACK_TIMEOUT = 10.0
+SPREAD = 0.3  # σ of the log-normal pause between a player's pairs
 RECONNECT_SECONDS = 60.0
 
 
@@ -96,6 +97,8 @@ def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int]]
 class Stats:
     def __init__(self):
         self.connect_ms, self.ack_ms, self.resync_ms = [], [], []
+        self.acked_at = []  # monotonic time of each ack
+        self.steady = (0.0, 0.0)  # the window in which every player plays
         self.events = 0
         self.errors = collections.Counter()
         self.acked = {}  # (room, nickname) -> acknowledged pairs
@@ -166,9 +169,14 @@ class Client:
         await self.went.wait()
         await asyncio.sleep(self.rng.uniform(0, self.pace))
         while time.monotonic() < until:
+            sent = time.monotonic()
             if not await self.one_step():
                 return
-            await asyncio.sleep(self.rng.lognormvariate(0, 0.3) * self.pace)
+            # A pair every `pace` seconds on average, counted from send to send (the wait
+            # for the ack is part of it): log-normal with mean 1, so N players make
+            # N / pace pairs a second as long as the server keeps up.
+            gap = self.rng.lognormvariate(-(SPREAD**2) / 2, SPREAD) * self.pace
+            await asyncio.sleep(max(0.0, sent + gap - time.monotonic()))
 
     async def one_step(self) -> bool:
         """One pair (or a shuffle when blocked); False once this board is done."""
@@ -194,6 +202,7 @@ class Client:
                 return True
             return answer["code"] in ("penalty",)
         self.stats.ack_ms.append(seconds * 1000)
+        self.stats.acked_at.append(time.monotonic())
         self.acked += 1
         self.stats.acked[(self.code, self.nickname)] = self.acked
         self.position = self.position.remove(*pair)
@@ -250,6 +259,7 @@ async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[St
     started, cpu_before = time.monotonic(), cpu_use.snapshot()
     await asyncio.gather(*(c.play(started + seconds) for c in clients))
     elapsed = time.monotonic() - started
+    stats.steady = (started + pace, started + seconds)  # every player has begun
     stats.cpu_ms_per_pair = cpu_use.per_pair(cpu_before, cpu_use.snapshot(), len(stats.ack_ms))
     await asyncio.sleep(1)  # the last events
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
@@ -292,6 +302,7 @@ def report(args, stats: Stats, elapsed: float, lost: int, doubled: int, torn: in
         ("connect ms p50 / p95 / max", _three(stats.connect_ms, 50, 95, 100)),
         ("pairs acknowledged", len(stats.ack_ms)),
         ("pairs per second", f"{len(stats.ack_ms) / elapsed:.0f}"),
+        ("pairs per second, all playing (nominal)", _steady_rate(args, stats)),
         ("ack ms p50 / p95 / p99", _three(stats.ack_ms, 50, 95, 99)),
         ("ack ms max", f"{max(stats.ack_ms, default=float('nan')):.0f}"),
         ("events delivered per second", f"{stats.events / elapsed:.0f}"),
@@ -304,6 +315,12 @@ def report(args, stats: Stats, elapsed: float, lost: int, doubled: int, torn: in
     ]
     for name, value in rows:
         print(f"| {name} | {value} |")
+
+
+def _steady_rate(args, stats: Stats) -> str:
+    start, end = stats.steady
+    acked = sum(start <= at <= end for at in stats.acked_at)
+    return f"{acked / max(end - start, 1e-9):.0f} ({args.players / args.pace:.0f})"
 
 
 def _roles(cpu: dict) -> str:
