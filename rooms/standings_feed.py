@@ -1,12 +1,12 @@
 """The live panel's feed: a room's standings, sent at most once every STANDINGS_FEED_MS.
 
 At a human pace a full room changes its standings about five times a second, and each
-change went to all 20 sockets as a frame of its own: most of a web process's work under
-load (docs/PERFORMANCE.md). Standings are a whole state, not a change, so only the latest
-matters: the first change after a send schedules the next one STANDINGS_FEED_MS later, which
-reads the standings then, however many pairs fell meanwhile. Each web process keeps its
-own schedule in its event loop (no shared state to ask per pair), so a room whose sockets
-are spread over two processes may get up to two sends in that time.
+change went to all 20 sockets as a frame of its own: a large share of the site's work
+under load (docs/PERFORMANCE.md). Standings are a whole state, not a change, so only the
+latest matters: the first change after a send schedules the next one STANDINGS_FEED_MS
+later, which reads the standings then, however many pairs fell meanwhile. Each web process
+keeps its own schedule in its event loop (no shared state to ask per pair), so a room
+whose players are connected to two processes may get two sends in that time.
 
 Standings are not versioned events. Each carries `v`, the room version it was read at (a
 page that already holds a later version drops it), and `at`, the server's time of the
@@ -53,10 +53,12 @@ def _schedule_in_loop(code: str) -> None:
 
 
 async def _send_later(code: str) -> None:
-    await asyncio.sleep(settings.STANDINGS_FEED_MS / 1000)
-    # Cleared before reading: a change committed after the read schedules a send of its
-    # own, and one committed before it is in what is read.
-    _pending.discard(code)
+    try:
+        await asyncio.sleep(settings.STANDINGS_FEED_MS / 1000)
+    finally:  # also when cancelled (shutdown), or the room would never be sent again
+        # Cleared before reading: a change committed after the read schedules a send of
+        # its own, and one committed before it is in what is read.
+        _pending.discard(code)
     message = await database_sync_to_async(standings_message, thread_sensitive=False)(code)
     if message is not None:
         await get_channel_layer().group_send(events.group_name(code), message)
