@@ -2,10 +2,12 @@
 
 import asyncio
 import json
+import threading
 
 import pytest
+from django.db import connection, transaction
 
-from rooms import actions
+from rooms import actions, standings_feed
 from rooms.boards import deal_for
 from rooms.models import Entry
 from tests.rooms_helpers import Socket, close_all, db, room_with, seated
@@ -108,6 +110,26 @@ async def test_a_burst_of_pairs_reaches_the_others_as_fewer_frames_showing_every
     assert await bo.nothing_more()  # nothing older arrives after
     assert len(frames) < 4 and all(frame["v"] == frames[0]["v"] for frame in frames)
     assert [frame["at"] for frame in frames] == sorted({frame["at"] for frame in frames})
+    await close_all(sockets)
+
+
+async def test_standings_changed_by_a_task_without_an_event_loop_go_out_at_once():
+    # A CPU's pair is stored by a Celery task: no event loop to wait on, so no pacing.
+    room, players, sockets = await seated("Ana", "Bo")
+    await go_race(sockets)
+    loop, sent = asyncio.get_running_loop(), asyncio.Event()
+
+    def a_task():
+        with transaction.atomic():
+            standings_feed.changed(room.code)
+        connection.close()  # this thread's own
+        loop.call_soon_threadsafe(sent.set)
+
+    threading.Thread(target=a_task).start()
+    await sent.wait()
+    standings = await sockets[1].next("standings", timeout=2)
+    assert {row["nickname"] for row in standings["standings"]} == {"Ana", "Bo"}
+    assert standings["v"] == (await sockets[1].ask(type="snapshot"))["v"] and standings["at"] > 0
     await close_all(sockets)
 
 
