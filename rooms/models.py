@@ -1,7 +1,6 @@
 """Rooms, their local rules, seats, races, each seat's board in a race, and every move."""
 
 import secrets
-from fractions import Fraction
 
 from django.core.validators import MaxValueValidator
 from django.db import models
@@ -166,7 +165,7 @@ class Race(models.Model):
         return f"{self.room.code} #{self.number}"
 
 
-class Entry(models.Model):
+class Entry(ranking.HasStanding, models.Model):
     """One seat's board in one race."""
 
     class Status(models.TextChoices):
@@ -206,14 +205,6 @@ class Entry(models.Model):
 
     def __str__(self):
         return f"{self.race} · {self.seat}"
-
-    @property
-    def progress(self) -> int:
-        return self.pairs_removed * 2 * 100 // self.tile_count
-
-    def standing(self) -> ranking.Standing:
-        progress = Fraction(self.pairs_removed * 2, self.tile_count)
-        return ranking.Standing(self.pk, self.status, progress, self.finished_ms)
 
 
 class Move(models.Model):

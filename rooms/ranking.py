@@ -20,6 +20,20 @@ class Standing:
     finished_ms: int | None = None
 
 
+class HasStanding:
+    """Progress and standing of a board, for anything with `pk`, `status`,
+    `pairs_removed`, `tile_count` and `finished_ms` (an Entry, or a row of the standings
+    read without one)."""
+
+    @property
+    def progress(self) -> int:  # whole per cent, as shown
+        return self.pairs_removed * 2 * 100 // self.tile_count
+
+    def standing(self) -> Standing:
+        progress = Fraction(self.pairs_removed * 2, self.tile_count)
+        return Standing(self.pk, self.status, progress, self.finished_ms)
+
+
 @dataclass(frozen=True)
 class Ranked:
     key: object

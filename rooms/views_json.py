@@ -44,7 +44,7 @@ def race_json(race: Race) -> dict:
     }
 
 
-def entry_row(entry: Entry) -> dict:
+def entry_row(entry: Entry | hot_sql.StandingRow) -> dict:
     return {
         "seat": entry.seat_id,
         "nickname": entry.seat.nickname,
@@ -55,15 +55,10 @@ def entry_row(entry: Entry) -> dict:
     }
 
 
-def standing_entries(race: Race) -> list[Entry]:
-    """The entries with just what the standings (and "every human done?") need: read
-    after every pair, so not the boards, and no other column either."""
-    return hot_sql.standing_entries(race.pk)
-
-
-def standings_json(race: Race, entries: list[Entry] | None = None) -> list[dict]:
-    """The live order of SPEC §6: finished by time, playing by progress, then out."""
-    entries = {e.pk: e for e in (standing_entries(race) if entries is None else entries)}
+def standings_json(race: Race) -> list[dict]:
+    """The live order of SPEC §6: finished by time, playing by progress, then out. Read
+    several times a second per room, so just the columns shown (hot_sql)."""
+    entries = {row.pk: row for row in hot_sql.standing_rows(race.pk)}
     limit_ms = race.rules["time_limit_minutes"] * 60_000
     ordered = ranking.live_order([e.standing() for e in entries.values()], limit_ms)
     return [entry_row(entries[s.key]) for s in ordered]

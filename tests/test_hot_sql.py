@@ -61,7 +61,7 @@ def test_standings_read_by_hand_match_the_orms_rows():
     entry = race.entries.get(seat__player=owner)
     actions.play_pair(owner, room.code, sorted(deal_for(entry.code).plan[0]), 0, now=now)
     actions.give_up(guest, room.code, now=now)
-    by_hand = [views_json.entry_row(e) for e in hot_sql.standing_entries(race.pk)]
+    by_hand = [views_json.entry_row(e) for e in hot_sql.standing_rows(race.pk)]
     by_orm = [views_json.entry_row(e) for e in race.entries.select_related("seat").order_by("pk")]
     assert by_hand == by_orm
     assert [row["status"] for row in by_hand] == ["playing", "gave_up", "playing"]
