@@ -1,11 +1,13 @@
-"""The statements of a pair, written out: the site's hottest path (at full load about 250
-pairs a second, each read by 20 sockets; docs/PERFORMANCE.md).
+"""The statements of the site's hottest paths, written out: a pair (the room lock, the
+player's board, the move, the board's update) and the live standings; at full load about
+250 pairs and 125 standings reads a second (docs/PERFORMANCE.md).
 
 Built by the ORM, these few statements cost the web process more CPU than running them
 did, and PostgreSQL parsed and planned each one anew. Here each is one constant text:
 PostgreSQL keeps it prepared on the connection (parsed and planned once), SQLite's driver
 caches it. Values go in and out through the model fields' own conversions, so a row reads
-and writes exactly as the ORM would read and write it, on either database.
+and writes exactly as the ORM would read and write it, on either database. Everything
+else uses the ORM.
 """
 
 import functools
@@ -13,12 +15,8 @@ import time
 from dataclasses import dataclass
 from typing import NamedTuple
 
+import psycopg
 from django.db import connection
-
-try:
-    import psycopg
-except ImportError:  # only PostgreSQL needs it
-    psycopg = None
 
 from rooms.models import Entry, Move, Race, Room, Seat
 from rooms.ranking import HasStanding
@@ -58,7 +56,7 @@ def _lock_suffix(table: str) -> str:
     return " " + connection.ops.for_update_sql(of=(connection.ops.quote_name(table),))
 
 
-# --- rows as model instances ----------------------------------------------------------
+# --- rows and model instances -----------------------------------------------------------
 def _columns(model, alias: str, names) -> str:
     return ", ".join(f"{alias}.{_column(model, name)}" for name in names)
 
