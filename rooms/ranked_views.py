@@ -35,7 +35,9 @@ def join_queue(request):
     except RoomError as error:
         return ranked_page(request, error.message, status=400)
     ranked.form_groups(level)  # a full queue, or a long wait, starts the race at once
-    return redirect("ranked")
+    room = ranked.status(player).get("room")
+    # This join completed a group: straight to the race, not to a page that waits.
+    return redirect("room", room) if room else redirect("ranked")
 
 
 @require_POST

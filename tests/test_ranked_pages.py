@@ -55,6 +55,18 @@ def test_the_status_poll_forms_a_due_group_and_points_to_the_room(client, settin
 
 
 @pytest.mark.django_db
+def test_a_join_that_completes_a_due_group_goes_straight_to_the_race(client, settings):
+    settings.RANKED_WAIT_SECONDS = 0
+    from rooms import ranked
+
+    ranked.join_queue(Player.objects.create(), "easy", "Bo")
+    response = join(client)
+    room = Room.objects.get(ranked=True)
+    assert response.url == f"/rooms/{room.code}/"
+    assert room.seats.filter(player=device_player(client)).exists()
+
+
+@pytest.mark.django_db
 def test_a_ranked_room_page_offers_no_join_and_refuses_one(client, settings):
     settings.RANKED_WAIT_SECONDS = 0
     from rooms import ranked
