@@ -49,7 +49,7 @@ class PairingSearch:
         self.table = grid.to_cells(alive)
         # Groups: tiles that count on each other as classmates. An open class is one group;
         # a chosen pairing makes each pair its own group.
-        self.group_at: dict[int, int] = {}
+        self.group_at = [0] * grid.cells_total  # per grid cell, as relaxed.py's class_at
         self.group_cells: list[int] = []
         self.options: dict[int, list] = {}  # open class -> its matchings
         self.group_ids: dict[tuple, int] = {}
