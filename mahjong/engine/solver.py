@@ -68,7 +68,6 @@ NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard dea
 # which takes ~0.1 s on a typical deal and decides most hard ones within a second.
 # Deals 0..299 at 1 s CPU, mean ms: 10x40 64.7, 15x40 64.4, 25x40 66.9, 60x40+10x150 85.7.
 RESTART_BUDGETS = (40,) * 15
-LOCKED_MEMO_SIZE = 1 << 16  # entries; cleared when full (a deal rarely needs 10,000)
 
 
 class Solver:
@@ -89,7 +88,6 @@ class Solver:
         self.precedence = _precedence(layout)
         self.weight = self._weights()
         self.dead: set[int] = set()
-        self._locked_memo: dict[tuple[int, int], bool] = {}
         self.nodes = 0
         self._deadline: float | None = None
         self._budget_end: int | None = None
@@ -254,7 +252,7 @@ class Solver:
         """
         layout = self.layout
         affects, covers, left, right = layout.affects, layout.covers, layout.left, layout.right
-        locked = self._locked
+        locked = self.precedence.locked
         before = self.precedence.before
         weight = self.weight
         masks = self.class_masks
@@ -275,7 +273,7 @@ class Solver:
                     if last_pair:
                         if fixed is None:
                             fixed = self._fixed(alive)
-                        if locked(rest, fixed):
+                        if locked(rest, *fixed):
                             continue
                     # The free mask after the move (as Layout.update_free, written out: this
                     # loop is the search's hottest code), counting the tiles it frees.
@@ -303,25 +301,12 @@ class Solver:
         return [move[1:] for move in moves]
 
     def _fixed(self, alive: int) -> tuple:
-        """The last pairs of the classes with two tiles left, and their union (the key of
-        the locked-pair memo: together they determine the answer)."""
+        """The last pairs of the classes with two tiles left, and their union."""
         pairs = [p for q in self.class_masks if (p := alive & q).bit_count() == 2]
         union = 0
         for p in pairs:
             union |= p
         return pairs, union
-
-    def _locked(self, pair: int, fixed: tuple) -> bool:
-        """Precedence.locked, memoised per deal on (pair, the known last pairs)."""
-        pairs, union = fixed
-        key = (pair, union)
-        found = self._locked_memo.get(key)
-        if found is None:
-            if len(self._locked_memo) > LOCKED_MEMO_SIZE:
-                self._locked_memo.clear()
-            found = self._locked_memo[key] = self.precedence.locked(pair, pairs)
-        return found
-
 
 def _pairings(tiles: list[int]):
     """The three ways to split four tiles into two pairs, as bitmasks."""
@@ -405,10 +390,13 @@ class _Precedence:
             self.cache[pair] = found
         return found
 
-    def locked(self, pair: int, fixed: list[int]) -> bool:
+    def locked(self, pair: int, fixed: list[int], union: int | None = None) -> bool:
+        """`union` (optional): the union of `fixed`, for the common quick answer."""
         need = self.before(pair)
         if need & pair:
             return True
+        if union is not None and not need & union & ~pair:
+            return False  # no other last pair has to leave first: nothing to follow
         pending = [p for p in fixed if p != pair]
         grew = True
         while grew:
