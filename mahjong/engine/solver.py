@@ -36,7 +36,7 @@ import time
 from dataclasses import dataclass
 
 from .layout import Layout, bits
-from .pairings import PairingSearch
+from .pairings import PairingRace
 from .pairings import _OutOfTime as _PairingsOutOfTime
 from .prng import Prng
 from .relaxed import Relaxed
@@ -171,7 +171,7 @@ class Solver:
         move search did not decide in its short rounds. (Only with at most four tiles to a
         class, as in every real deal: six or eight make 15 or 105 pairings a class.)"""
         deadline = self._deadline
-        search = PairingSearch(
+        search = PairingRace(
             self.relaxed.grid,
             self.class_masks,
             alive,
@@ -307,6 +307,7 @@ class Solver:
         for p in pairs:
             union |= p
         return pairs, union
+
 
 def _pairings(tiles: list[int]):
     """The three ways to split four tiles into two pairs, as bitmasks."""
