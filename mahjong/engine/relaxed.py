@@ -134,11 +134,10 @@ class _Grid:
             layers *= 2
         above |= above << 1 | above >> 1
         above |= above << row | above >> row
-        left = table << 2
-        left |= left << row | left >> row
-        right = table >> 2
-        right |= right << row | right >> row
-        return table & ~above & ~(left & right)
+        # Something on the left of a cell = a tile two cells left, in its row or the next
+        # one up or down: the rows spread once, then shifted either way.
+        rows = table | table << row | table >> row
+        return table & ~above & ~(rows << 2 & rows >> 2)
 
     def greedy(self, table: int, goal_cells: int) -> bool:
         """As Relaxed._greedy, on cells, a whole round of removals at a time."""
