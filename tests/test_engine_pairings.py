@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from test_engine_solver_oracle import brute_force_solvable, small_positions
 
 from mahjong.engine import Position, Solver, full_set, layout_by_number, new_deal, solve
+from mahjong.engine import pairings as pairings_module
 from mahjong.engine import solver as solver_module
 from mahjong.engine.pairings import PairingRace, PairingSearch, matchings
 
@@ -54,11 +55,13 @@ def test_pruning_on_support_only_agrees_with_brute_force(position):
 
 
 @settings(max_examples=200, deadline=None)
-@given(position=small_positions(classes=st.integers(0, 5)))
-def test_the_race_of_both_searches_agrees_with_brute_force(position):
-    verdict, plan = pairing_verdict(
-        position.layout, position.faces, position.alive, search_class=PairingRace
-    )
+@given(position=small_positions(classes=st.integers(0, 5)), race_after=st.integers(0, 4))
+def test_the_race_of_both_searches_agrees_with_brute_force(position, race_after):
+    # Small positions take a few trials: the support-only search must join early to count.
+    with patch.object(pairings_module, "RACE_AFTER", race_after):
+        verdict, plan = pairing_verdict(
+            position.layout, position.faces, position.alive, search_class=PairingRace
+        )
     assume(verdict != "skip")
     assert verdict == brute_force_solvable(position)
     if verdict:
@@ -71,7 +74,8 @@ def test_it_decides_random_turtle_deals_the_move_search_finds_hard():
         faces = full_set()
         random.Random(seed).shuffle(faces)
         for options in ({}, {"support_only": True}, {"search_class": PairingRace}):
-            verdict, plan = pairing_verdict(layout, faces, layout.full, **options)
+            with patch.object(pairings_module, "RACE_AFTER", 100):
+                verdict, plan = pairing_verdict(layout, faces, layout.full, **options)
             assert verdict is expected
             if plan:
                 assert_plan_wins(layout, faces, plan)
