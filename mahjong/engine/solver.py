@@ -263,7 +263,11 @@ class Solver:
             f = free & m
             if not f & (f - 1):
                 continue
-            tiles = bits(f)
+            tiles = []
+            while f:
+                low = f & -f
+                tiles.append(low.bit_length() - 1)
+                f ^= low
             rest_all = alive & m
             for k, a in enumerate(tiles):
                 for b in tiles[k + 1 :]:
@@ -271,9 +275,13 @@ class Solver:
                     rest = rest_all & ~gone
                     last_pair = rest and rest.bit_count() == 2
                     if last_pair:
+                        # Precedence.locked, its quick answers written out.
+                        need = before(rest)
+                        if need & rest:
+                            continue
                         if fixed is None:
                             fixed = self._fixed(alive)
-                        if locked(rest, *fixed):
+                        if need & fixed[1] & ~rest and locked(rest, *fixed):
                             continue
                     # The free mask after the move (as Layout.update_free, written out: this
                     # loop is the search's hottest code), counting the tiles it frees.
@@ -293,7 +301,7 @@ class Solver:
                     score = freed * GAIN + weight[a] + weight[b]
                     if REST_PENALTY and last_pair:
                         # Leaving a last pair deep in the heap commits it to a long wait.
-                        score -= REST_PENALTY * (before(rest) & alive).bit_count()
+                        score -= REST_PENALTY * (need & alive).bit_count()
                     if noise:
                         score += noise.below(NOISE)
                     moves.append((score, a, b, child_free, rest))
