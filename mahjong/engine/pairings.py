@@ -16,6 +16,10 @@ past conflict (dom/wdeg), then the one whose tiles leave the pass latest.
 This needs no memo and does not care in which order independent moves are played, which
 is what makes the hard deals hard for the move search: deals it cannot decide in
 minutes are often decided here in a few hundred choices.
+
+The solver runs it as a PairingRace: when this full pruning has taken a few thousand
+trials, a second search that prunes each class only until one of its pairings passes
+joins it, turn about, and the first to decide gives the answer (both are complete).
 """
 
 from __future__ import annotations
@@ -109,7 +113,7 @@ class PairingSearch:
 
     def steps(self):
         """The search as a generator: it pauses once per choice (so that two searches can
-        take turns, see `solve_pairings`) and returns what `solve` returns."""
+        take turns, see PairingRace) and returns what `solve` returns."""
         if self._rounds(self.table) is None:
             return None
         chosen: dict[int, tuple] = {}
@@ -221,7 +225,7 @@ class PairingSearch:
         only until one passes and the rest are kept untried: enough to find a class with
         none left, for a third of the trials, but it does not see classes left with one
         and ranks on old trial lengths, so it searches differently: much better on some
-        deals, worse on others (see solve_pairings). The first one kept has passed."""
+        deals, worse on others (see PairingRace). The first one kept has passed."""
         kept = []
         if self.support_only:
             supported = False

@@ -23,8 +23,9 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
 * Pairings (pairings.py): what the short rounds leave undecided goes to a complete
   search over how each class pairs up, for which the order of moves does not matter
   (once every class is paired, greedy decides the game). It decides in tenths of a
-  second most deals the move search cannot decide in minutes. (Layouts too large for
-  the relaxed test's grid encoding keep searching moves with no budget instead.)
+  second most deals the move search cannot decide in minutes; on the hardest, a second
+  pairing search with lighter pruning races it. (Layouts too large for the relaxed
+  test's grid encoding keep searching moves with no budget instead.)
 
 All pruning is provably safe, so "unsolvable" is a proof, not a guess.
 """
