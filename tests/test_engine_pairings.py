@@ -10,15 +10,16 @@ from hypothesis import strategies as st
 from test_engine_solver_oracle import brute_force_solvable, small_positions
 
 from mahjong.engine import Position, Solver, full_set, layout_by_number, new_deal, solve
+from mahjong.engine import pairings as pairings_module
 from mahjong.engine import solver as solver_module
-from mahjong.engine.pairings import PairingSearch, matchings
+from mahjong.engine.pairings import PairingRace, PairingSearch, matchings
 
 
-def pairing_verdict(layout, faces, alive):
+def pairing_verdict(layout, faces, alive, search_class=PairingSearch, **options):
     solver = Solver(layout, faces)
     if solver.relaxed.grid is None or any((alive & m).bit_count() > 4 for m in solver.class_masks):
         return "skip", None  # the solver only uses the pairing search in these cases
-    search = PairingSearch(solver.relaxed.grid, solver.class_masks, alive, lambda: False)
+    search = search_class(solver.relaxed.grid, solver.class_masks, alive, lambda: False, **options)
     if solver.is_hopeless(alive):
         return False, None
     plan = search.solve()
@@ -41,15 +42,43 @@ def test_it_agrees_with_brute_force(position):
         assert_plan_wins(position.layout, position.faces, plan)
 
 
+@settings(max_examples=300, deadline=None)
+@given(position=small_positions(classes=st.integers(0, 5)))
+def test_pruning_on_support_only_agrees_with_brute_force(position):
+    verdict, plan = pairing_verdict(
+        position.layout, position.faces, position.alive, support_only=True
+    )
+    assume(verdict != "skip")
+    assert verdict == brute_force_solvable(position)
+    if verdict:
+        assert_plan_wins(position.layout, position.faces, plan)
+
+
+@settings(max_examples=200, deadline=None)
+@given(position=small_positions(classes=st.integers(0, 5)), race_after=st.integers(0, 4))
+def test_the_race_of_both_searches_agrees_with_brute_force(position, race_after):
+    # Small positions take a few trials: the support-only search must join early to count.
+    with patch.object(pairings_module, "RACE_AFTER", race_after):
+        verdict, plan = pairing_verdict(
+            position.layout, position.faces, position.alive, search_class=PairingRace
+        )
+    assume(verdict != "skip")
+    assert verdict == brute_force_solvable(position)
+    if verdict:
+        assert_plan_wins(position.layout, position.faces, plan)
+
+
 def test_it_decides_random_turtle_deals_the_move_search_finds_hard():
     layout = layout_by_number(0)
     for seed, expected in ((19, True), (48, False)):
         faces = full_set()
         random.Random(seed).shuffle(faces)
-        verdict, plan = pairing_verdict(layout, faces, layout.full)
-        assert verdict is expected
-        if plan:
-            assert_plan_wins(layout, faces, plan)
+        for options in ({}, {"support_only": True}, {"search_class": PairingRace}):
+            with patch.object(pairings_module, "RACE_AFTER", 100):
+                verdict, plan = pairing_verdict(layout, faces, layout.full, **options)
+            assert verdict is expected
+            if plan:
+                assert_plan_wins(layout, faces, plan)
 
 
 @settings(max_examples=10, deadline=None)
@@ -59,9 +88,10 @@ def test_it_solves_positions_part_way_through_generated_deals(seed, played):
     layout = layout_by_number(0)
     deal = new_deal(layout, seed)
     position = Position.start(layout, deal.faces).play(deal.plan[:played])
-    verdict, plan = pairing_verdict(layout, deal.faces, position.alive)
-    assert verdict is True
-    assert_plan_wins(layout, deal.faces, plan, alive=position.alive)
+    for options in ({}, {"support_only": True}):
+        verdict, plan = pairing_verdict(layout, deal.faces, position.alive, **options)
+        assert verdict is True
+        assert_plan_wins(layout, deal.faces, plan, alive=position.alive)
 
 
 @settings(max_examples=200, deadline=None)

@@ -79,3 +79,16 @@ def test_a_cycle_of_stacks_fails_the_pass():
     faces = [face_id(f) for f in ("2B", "1B", "1B", "2B")]
     position = Position.start(layout, faces)
     assert not Solver(layout, faces).relaxed.passes(layout.full, position.free_mask())
+
+
+@settings(max_examples=60, deadline=None)
+@given(number=st.sampled_from([0, 1, 2, 3, 4, 11, 12, 13]), seed=st.integers(0, 10**6))
+def test_grid_free_cells_agree_with_the_tile_rule_on_any_set_of_tiles(number, seed):
+    # Not only positions reached by play: any subset of the layout, floating tiles included.
+    layout = layout_by_number(number)
+    rng = random.Random(seed)
+    faces = (full_set() * 2)[: len(layout)]
+    relaxed = relaxed_for(layout, faces)
+    alive = rng.getrandbits(len(layout)) & rng.getrandbits(len(layout)) | rng.getrandbits(8)
+    alive &= layout.full
+    assert relaxed.grid.free(relaxed.cells(alive)) == relaxed.cells(layout.free_mask(alive))

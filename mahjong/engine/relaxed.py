@@ -103,9 +103,10 @@ class _Grid:
         self.__dict__.update(geometry)
         ids: dict[int, int] = {}
         cells = self.cell_of_tile
-        self.class_at = {
-            cell: ids.setdefault(class_of_tile[i], len(ids)) for i, cell in enumerate(cells)
-        }
+        # Per grid cell (a list, not a dict: indexing is the pass's innermost step).
+        self.class_at = [0] * self.cells_total
+        for i, cell in enumerate(cells):
+            self.class_at[cell] = ids.setdefault(class_of_tile[i], len(ids))
         self.class_cells = [0] * len(ids)
         for mask, k in ids.items():
             self.class_cells[k] = self.to_cells(mask)
@@ -133,11 +134,10 @@ class _Grid:
             layers *= 2
         above |= above << 1 | above >> 1
         above |= above << row | above >> row
-        left = table << 2
-        left |= left << row | left >> row
-        right = table >> 2
-        right |= right << row | right >> row
-        return table & ~above & ~(left & right)
+        # Something on the left of a cell = a tile two cells left, in its row or the next
+        # one up or down: the rows spread once, then shifted either way.
+        rows = table | table << row | table >> row
+        return table & ~above & ~(rows << 2 & rows >> 2)
 
     def greedy(self, table: int, goal_cells: int) -> bool:
         """As Relaxed._greedy, on cells, a whole round of removals at a time."""
@@ -189,6 +189,7 @@ def _geometry(layout: Layout) -> dict | None:
             "row": row,
             "layer": layer,
             "depth": depth,
+            "cells_total": layer * depth,
             "cell_of_tile": cells,
             "byte_tables": byte_tables,
         }
@@ -203,10 +204,10 @@ def count_reached(fresh: int, ready: int, seen: list, class_at, class_cells) -> 
     (`fresh`) per class (or pairing group); a class with two reached becomes ready, all
     its cells at once. Returns the new `ready`."""
     fresh &= ~ready  # only classes not yet ready need counting
-    while fresh:
-        low = fresh & -fresh
-        fresh ^= low
-        k = class_at[low.bit_length() - 1]
+    while fresh:  # highest bit first: two big-int operations a cell instead of three
+        top = fresh.bit_length() - 1
+        fresh ^= 1 << top
+        k = class_at[top]
         seen[k] += 1
         if seen[k] == 2:
             ready |= class_cells[k]

@@ -23,8 +23,9 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
 * Pairings (pairings.py): what the short rounds leave undecided goes to a complete
   search over how each class pairs up, for which the order of moves does not matter
   (once every class is paired, greedy decides the game). It decides in tenths of a
-  second most deals the move search cannot decide in minutes. (Layouts too large for
-  the relaxed test's grid encoding keep searching moves with no budget instead.)
+  second most deals the move search cannot decide in minutes; on the hardest, a second
+  pairing search with lighter pruning races it. (Layouts too large for the relaxed
+  test's grid encoding keep searching moves with no budget instead.)
 
 All pruning is provably safe, so "unsolvable" is a proof, not a guess.
 """
@@ -36,7 +37,7 @@ import time
 from dataclasses import dataclass
 
 from .layout import Layout, bits
-from .pairings import PairingSearch
+from .pairings import PairingRace
 from .pairings import _OutOfTime as _PairingsOutOfTime
 from .prng import Prng
 from .relaxed import Relaxed
@@ -171,7 +172,7 @@ class Solver:
         move search did not decide in its short rounds. (Only with at most four tiles to a
         class, as in every real deal: six or eight make 15 or 105 pairings a class.)"""
         deadline = self._deadline
-        search = PairingSearch(
+        search = PairingRace(
             self.relaxed.grid,
             self.class_masks,
             alive,
@@ -251,6 +252,7 @@ class Solver:
         holds the most down; on restarts a little noise varies the order among near ties.
         """
         layout = self.layout
+        affects, covers, left, right = layout.affects, layout.covers, layout.left, layout.right
         locked = self.precedence.locked
         before = self.precedence.before
         weight = self.weight
@@ -262,27 +264,58 @@ class Solver:
             f = free & m
             if not f & (f - 1):
                 continue
-            tiles = bits(f)
+            tiles = []
+            while f:
+                low = f & -f
+                tiles.append(low.bit_length() - 1)
+                f ^= low
             rest_all = alive & m
             for k, a in enumerate(tiles):
                 for b in tiles[k + 1 :]:
                     gone = 1 << a | 1 << b
                     rest = rest_all & ~gone
-                    if rest and rest.bit_count() == 2:
-                        if fixed is None:
-                            fixed = [p for q in masks if (p := alive & q).bit_count() == 2]
-                        if locked(rest, fixed):
+                    last_pair = rest and rest.bit_count() == 2
+                    if last_pair:
+                        # Precedence.locked, its quick answers written out.
+                        need = before(rest)
+                        if need & rest:
                             continue
-                    child_free = layout.update_free(free, alive & ~gone, gone)
-                    score = (child_free & ~free).bit_count() * GAIN + weight[a] + weight[b]
-                    if REST_PENALTY and rest.bit_count() == 2:
+                        if fixed is None:
+                            fixed = self._fixed(alive)
+                        if need & fixed[1] & ~rest and locked(rest, *fixed):
+                            continue
+                    # The free mask after the move (as Layout.update_free, written out: this
+                    # loop is the search's hottest code), counting the tiles it frees.
+                    child_alive = alive & ~gone
+                    child_free = free & child_alive
+                    todo = (affects[a] | affects[b]) & child_alive & ~free
+                    freed = 0
+                    while todo:
+                        low = todo & -todo
+                        todo ^= low
+                        i = low.bit_length() - 1
+                        if not child_alive & covers[i] and (
+                            not child_alive & left[i] or not child_alive & right[i]
+                        ):
+                            child_free |= low
+                            freed += 1
+                    score = freed * GAIN + weight[a] + weight[b]
+                    if REST_PENALTY and last_pair:
                         # Leaving a last pair deep in the heap commits it to a long wait.
-                        score -= REST_PENALTY * (before(rest) & alive).bit_count()
+                        score -= REST_PENALTY * (need & alive).bit_count()
                     if noise:
                         score += noise.below(NOISE)
                     moves.append((score, a, b, child_free, rest))
         moves.sort(reverse=True)
         return [move[1:] for move in moves]
+
+    def _fixed(self, alive: int) -> tuple:
+        """The last pairs of the classes with two tiles left, and their union."""
+        pairs = [p for q in self.class_masks if (p := alive & q).bit_count() == 2]
+        union = 0
+        for p in pairs:
+            union |= p
+        return pairs, union
 
 
 def _pairings(tiles: list[int]):
@@ -367,10 +400,13 @@ class _Precedence:
             self.cache[pair] = found
         return found
 
-    def locked(self, pair: int, fixed: list[int]) -> bool:
+    def locked(self, pair: int, fixed: list[int], union: int | None = None) -> bool:
+        """`union` (optional): the union of `fixed`, for the common quick answer."""
         need = self.before(pair)
         if need & pair:
             return True
+        if union is not None and not need & union & ~pair:
+            return False  # no other last pair has to leave first: nothing to follow
         pending = [p for p in fixed if p != pair]
         grew = True
         while grew:
