@@ -36,10 +36,7 @@ def test_matchings_split_tiles_every_way():
 @given(position=small_positions(classes=st.integers(0, 5)))
 def test_it_agrees_with_brute_force(position):
     verdict, plan = pairing_verdict(position.layout, position.faces, position.alive)
-    assume(verdict != "skip")
-    assert verdict == brute_force_solvable(position)
-    if verdict:
-        assert_plan_wins(position.layout, position.faces, plan)
+    _agrees_with_brute_force(position, verdict, plan)
 
 
 @settings(max_examples=300, deadline=None)
@@ -48,10 +45,7 @@ def test_pruning_on_support_only_agrees_with_brute_force(position):
     verdict, plan = pairing_verdict(
         position.layout, position.faces, position.alive, support_only=True
     )
-    assume(verdict != "skip")
-    assert verdict == brute_force_solvable(position)
-    if verdict:
-        assert_plan_wins(position.layout, position.faces, plan)
+    _agrees_with_brute_force(position, verdict, plan)
 
 
 @settings(max_examples=200, deadline=None)
@@ -62,10 +56,7 @@ def test_the_race_of_both_searches_agrees_with_brute_force(position, race_after)
         verdict, plan = pairing_verdict(
             position.layout, position.faces, position.alive, search_class=PairingRace
         )
-    assume(verdict != "skip")
-    assert verdict == brute_force_solvable(position)
-    if verdict:
-        assert_plan_wins(position.layout, position.faces, plan)
+    _agrees_with_brute_force(position, verdict, plan)
 
 
 def test_it_decides_random_turtle_deals_the_move_search_finds_hard():
@@ -102,3 +93,10 @@ def test_the_solver_agrees_with_brute_force_when_it_goes_straight_to_pairings(po
     assert result.solvable == brute_force_solvable(position)
     if result.solvable:
         assert_plan_wins(position.layout, position.faces, result.plan)
+
+
+def _agrees_with_brute_force(position, verdict, plan):
+    assume(verdict != "skip")
+    assert verdict == brute_force_solvable(position)
+    if verdict:
+        assert_plan_wins(position.layout, position.faces, plan)
