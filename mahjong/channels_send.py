@@ -18,7 +18,7 @@ def group_send(group: str, message: dict) -> None:
         # and let the action answer at once, instead of holding the thread (and the
         # player's ack) until the loop gets round to it.
         sending = asyncio.run_coroutine_threadsafe(_send(group, message), loop)
-        sending.add_done_callback(_log_failure)
+        sending.add_done_callback(log_failure)
         return
     # No loop to hand it to (a task, a test): async_to_sync runs it in a fresh event
     # loop; the pub/sub layer keeps one connection set per loop and closes it with the
@@ -40,8 +40,9 @@ def web_event_loop():
     return loop if loop is not None and loop.is_running() else None
 
 
-def _log_failure(sending) -> None:
-    # The change is stored all the same; the sockets see the version gap on the next
-    # event and fetch a snapshot (docs/PROTOCOL.md).
+def log_failure(sending) -> None:
+    """Done-callback of a send that nobody awaits. The change is stored all the same; the
+    sockets see the version gap on the next event and fetch a snapshot, or take the next
+    standings (docs/PROTOCOL.md)."""
     if not sending.cancelled() and sending.exception() is not None:
         logger.warning("an event could not be sent: %r", sending.exception())

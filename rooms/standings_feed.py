@@ -15,7 +15,6 @@ read in ms (a page keeps the latest it has seen). docs/PROTOCOL.md.
 
 import asyncio
 import json
-import logging
 import time
 
 from channels.db import database_sync_to_async
@@ -23,10 +22,9 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from mahjong.channels_send import group_send, web_event_loop
+from mahjong.channels_send import group_send, log_failure, web_event_loop
 from rooms import events, hot_sql, views_json
 
-logger = logging.getLogger(__name__)
 _pending: set[str] = set()  # rooms with a send scheduled; touched only in the event loop
 
 
@@ -49,7 +47,7 @@ def _schedule(code: str) -> None:
 def _schedule_in_loop(code: str) -> None:
     if code not in _pending:
         _pending.add(code)
-        asyncio.create_task(_send_later(code)).add_done_callback(_log_failure)
+        asyncio.create_task(_send_later(code)).add_done_callback(log_failure)
 
 
 async def _send_later(code: str) -> None:
@@ -78,8 +76,3 @@ def standings_message(code: str) -> dict | None:
     }
     text = json.dumps(event, separators=(",", ":"))
     return {"type": "room.event", "kind": "standings", "text": text}
-
-
-def _log_failure(sending) -> None:
-    if not sending.cancelled() and sending.exception() is not None:
-        logger.warning("standings could not be sent: %r", sending.exception())
