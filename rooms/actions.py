@@ -10,6 +10,7 @@ import functools
 import random
 import secrets
 from datetime import datetime, timedelta
+from typing import NoReturn
 
 from celery import current_app
 from django.conf import settings
@@ -286,19 +287,23 @@ def _new_entry(race: Race, seat: Seat, level: str, code: str) -> Entry:
 
 
 # --- playing ---------------------------------------------------------------------------
-def _playing_entry(room: Room, player: Player | None, now: datetime) -> Entry:
-    """The player's entry in the running race (row locked), checking every deadline.
-    One query finds it; only when there is none do more say why."""
-    entry = hot_sql.locked_playing_entry(room.pk, player.pk) if player is not None else None
-    if entry is None:
-        _why_no_entry(room, player, now)
+def _room_and_playing_entry(code: str, player: Player | None, now) -> tuple[Room, Entry]:
+    """The room and the player's entry in its running race (both rows locked, the room
+    first as for every action), checking every deadline. One query finds them; only when
+    it finds nothing do more say why."""
+    found = None
+    if player is not None:
+        found = hot_sql.lock_room_and_playing_entry(room_code(code), player.pk)
+    if found is None:
+        _why_no_entry(locked_room(code), player, now)
+    room, entry = found
     _check_deadlines(entry.race, now)
     if entry.status != Entry.Status.PLAYING:
         raise RoomError(_("your race is over"), "entry_over")
-    return entry
+    return room, entry
 
 
-def _why_no_entry(room: Room, player: Player | None, now: datetime):
+def _why_no_entry(room: Room, player: Player | None, now: datetime) -> NoReturn:
     _seat_of(room, player)
     race = room.current_race()
     if race is None or race.status != Race.Status.RUNNING:
@@ -331,8 +336,7 @@ def _acted(entry: Entry, now: datetime, by_cpu: bool) -> None:
 def play_pair(player, code, tiles, n, now=None) -> Entry:
     """Remove a pair: checked by the engine, stored, then announced. `n` is the number
     of pairs the client has seen removed; a retry of an acknowledged move is a no-op."""
-    room = locked_room(code)
-    entry = _playing_entry(room, player, now)
+    room, entry = _room_and_playing_entry(code, player, now)
     i, j = _pair(tiles)
     n = _whole(n, "n")
     if n == entry.pairs_removed - 1 and _last_pair(entry) == [i, j]:
@@ -355,12 +359,11 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
     if not ok:
         raise RoomError(reasons.translate(reason), "illegal")
     position = position.remove(i, j)
-    hot_sql.insert_pair(entry, n, [i, j], now, by_cpu)
     store_position(entry, position)
     entry.pairs_removed += 1
     _acted(entry, now, by_cpu)
     _settle(entry, position, now)
-    hot_sql.save_entry(entry, PAIR_FIELDS)
+    hot_sql.record_pair(entry, PAIR_FIELDS, n, [i, j], now, by_cpu)
     _after_entry_change(room, entry, now)
     return entry
 
@@ -413,8 +416,7 @@ def _every_human_done(race: Race) -> bool:
 @race_action
 def use_hint(player, code, now=None) -> tuple[int, int] | None:
     """The hinted pair (SPEC §4), shown to this player only; counted against the limit."""
-    room = locked_room(code)
-    entry = _playing_entry(room, player, now)
+    room, entry = _room_and_playing_entry(code, player, now)
     if entry.hints_used >= entry.race.rules["hints"]:
         raise RoomError(_("no hints left"), "no_hints")
     found = engine_hint(position_of(entry), time_limit=HINT_TIME_LIMIT_SECONDS)
@@ -428,8 +430,7 @@ def use_hint(player, code, now=None) -> tuple[int, int] | None:
 
 @race_action
 def shuffle(player, code, now=None) -> Entry:
-    room = locked_room(code)
-    entry = _playing_entry(room, player, now)
+    room, entry = _room_and_playing_entry(code, player, now)
     return shuffle_entry(room, entry, now, by_cpu=False)
 
 
@@ -459,8 +460,7 @@ def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
 
 @race_action
 def give_up(player, code, now=None) -> Entry:
-    room = locked_room(code)
-    entry = _playing_entry(room, player, now)
+    room, entry = _room_and_playing_entry(code, player, now)
     return give_up_entry(room, entry, now, by_cpu=False)
 
 

@@ -48,12 +48,12 @@ def _run_prepared(sql: str, params: list) -> list[tuple]:
         return cursor.fetchall() if cursor.description else []
 
 
-def _lock_suffix(table: str) -> str:
-    """FOR UPDATE OF the table where the database has row locks (SQLite locks the whole
-    database for a writing transaction instead)."""
+def _lock_suffix(*aliases: str) -> str:
+    """FOR UPDATE OF these tables where the database has row locks (SQLite locks the
+    whole database for a writing transaction instead)."""
     if not connection.features.has_select_for_update:
         return ""
-    return " " + connection.ops.for_update_sql(of=(connection.ops.quote_name(table),))
+    return " " + connection.ops.for_update_sql(of=tuple(map(connection.ops.quote_name, aliases)))
 
 
 # --- rows and model instances -----------------------------------------------------------
@@ -133,36 +133,63 @@ def _version_and_race_sql(vendor):
     )
 
 
-def locked_playing_entry(room_id: int, player_id: int) -> Entry | None:
-    """The player's entry in the room's running race, its row locked, with its race."""
-    rows = _rows(_playing_entry_sql(), [room_id, Race.Status.RUNNING.value, player_id])
+def lock_room_and_playing_entry(code: str, player_id: int) -> tuple[Room, Entry] | None:
+    """The room and the player's entry in its running race (with its race), both rows
+    locked, in one statement: the room first, as lock_room would. None when the room,
+    the running race or the player's board is missing (nothing is locked then)."""
+    rows = _rows(_room_and_entry_sql(), [code, Race.Status.RUNNING.value, player_id])
     if not rows:
         return None
-    entry_fields = _all_fields(Entry)
-    entry = _instance(Entry, entry_fields, rows[0][: len(entry_fields)])
-    entry.race = _instance(Race, _all_fields(Race), rows[0][len(entry_fields) :])
-    return entry
+    room_values, entry_values, race_values = _split(rows[0], Room, Entry)
+    entry = _instance(Entry, _all_fields(Entry), entry_values)
+    entry.race = _instance(Race, _all_fields(Race), race_values)
+    return _instance(Room, _all_fields(Room), room_values), entry
+
+
+def _split(row: tuple, *models) -> list[tuple]:
+    """A joined row cut into each model's columns (all fields, in order); the rest last."""
+    parts = []
+    for model in models:
+        width = len(_all_fields(model))
+        parts.append(row[:width])
+        row = row[width:]
+    return [*parts, row]
 
 
 @_text
-def _playing_entry_sql(vendor):
+def _room_and_entry_sql(vendor):
     return (
-        f"SELECT {_columns(Entry, 'e', _all_fields(Entry))},"
-        f" {_columns(Race, 'r', _all_fields(Race))}"
-        f" FROM {_table(Entry)} e JOIN {_table(Race)} r ON e.race_id = r.id"
+        f"SELECT {_columns(Room, 'r', _all_fields(Room))},"
+        f" {_columns(Entry, 'e', _all_fields(Entry))},"
+        f" {_columns(Race, 'race', _all_fields(Race))}"
+        f" FROM {_table(Room)} r JOIN {_table(Race)} race ON race.room_id = r.id"
+        f" JOIN {_table(Entry)} e ON e.race_id = race.id"
         f" JOIN {_table(Seat)} s ON e.seat_id = s.id"
-        " WHERE r.room_id = %s AND r.status = %s AND s.player_id = %s"
-        f"{_lock_suffix('e')}"
+        " WHERE r.code = %s AND race.status = %s AND s.player_id = %s"
+        f"{_lock_suffix('r', 'e')}"
     )
 
 
 MOVE_FIELDS = ("entry_id", "number", "kind", "tiles", "at", "by_cpu")
 
 
-def insert_pair(entry: Entry, number: int, tiles: list[int], at, by_cpu: bool) -> None:
-    values = (entry.pk, number, Move.Kind.PAIR.value, tiles, at, by_cpu)
-    params = [_prepared_value(Move, n, v) for n, v in zip(MOVE_FIELDS, values, strict=True)]
-    _rows(_insert_pair_sql(), params)
+def record_pair(entry: Entry, fields: tuple[str, ...], number: int, tiles: list[int], at, by_cpu):
+    """Store pair move `number` of the entry and UPDATE the entry's row with these
+    fields' values (as save(update_fields=...)): one statement on PostgreSQL
+    (the insert rides in a WITH clause), two on SQLite, which has no such clause."""
+    move = (entry.pk, number, Move.Kind.PAIR.value, tiles, at, by_cpu)
+    move_params = [_prepared_value(Move, n, v) for n, v in zip(MOVE_FIELDS, move, strict=True)]
+    entry_params = [*(_prepared_value(Entry, n, getattr(entry, n)) for n in fields), entry.pk]
+    if connection.vendor == "postgresql":
+        _rows(_record_pair_sql(connection.vendor, fields), [*move_params, *entry_params])
+    else:
+        _rows(_insert_pair_sql(), move_params)
+        _rows(_save_entry_sql(connection.vendor, fields), entry_params)
+
+
+@functools.cache
+def _record_pair_sql(vendor, fields: tuple[str, ...]):
+    return f"WITH move AS ({_insert_pair_sql()}) {_save_entry_sql(vendor, fields)}"
 
 
 @_text
@@ -170,12 +197,6 @@ def _insert_pair_sql(vendor):
     columns = ", ".join(_column(Move, name) for name in MOVE_FIELDS)
     marks = ", ".join(["%s"] * len(MOVE_FIELDS))
     return f"INSERT INTO {_table(Move)} ({columns}) VALUES ({marks})"
-
-
-def save_entry(entry: Entry, fields: tuple[str, ...]) -> None:
-    """UPDATE the entry's row with these fields' values (as save(update_fields=...))."""
-    params = [_prepared_value(Entry, n, getattr(entry, n)) for n in fields]
-    _rows(_save_entry_sql(connection.vendor, fields), [*params, entry.pk])
 
 
 @functools.cache

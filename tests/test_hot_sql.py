@@ -41,18 +41,26 @@ def test_a_whole_board_played_by_hand_written_sql_reads_back_through_the_orm():
     assert list(moves) == expected
 
 
-def test_the_locked_entry_and_its_race_hold_every_column_as_the_orm_reads_them():
+def test_the_locked_room_entry_and_race_hold_every_column_as_the_orm_reads_them():
     room, (owner, guest) = room_with("Ana", "Bo")
     race, now = _start(room, owner)
     entry = race.entries.get(seat__player=owner)
     actions.play_pair(owner, room.code, sorted(deal_for(entry.code).plan[0]), 0, now=now)
-    by_hand = hot_sql.locked_playing_entry(room.pk, owner.pk)
+    locked_room, by_hand = hot_sql.lock_room_and_playing_entry(room.code, owner.pk)
     by_orm = Entry.objects.select_related("race").get(pk=entry.pk)
+    assert _fields(locked_room) == _fields(Room.objects.get(pk=room.pk))
     assert _fields(by_hand) == _fields(by_orm)
     assert _fields(by_hand.race) == _fields(by_orm.race) and by_hand.race.rules["hints"] >= 0
-    assert (
-        hot_sql.locked_playing_entry(room.pk, Room.objects.get(pk=room.pk).owner_id + 999) is None
-    )
+
+
+def test_no_room_entry_pair_is_found_without_a_board_in_a_running_race():
+    room, (owner, guest) = room_with("Ana", "Bo")
+    assert hot_sql.lock_room_and_playing_entry(room.code, owner.pk) is None  # no race yet
+    race, now = _start(room, owner)
+    assert hot_sql.lock_room_and_playing_entry(room.code, owner.pk + guest.pk + 999) is None
+    assert hot_sql.lock_room_and_playing_entry("NOSUCH", owner.pk) is None
+    actions.end_race_by_staff(room.code, now=now)
+    assert hot_sql.lock_room_and_playing_entry(room.code, owner.pk) is None
 
 
 def test_standings_read_by_hand_match_the_orms_rows():
@@ -99,10 +107,8 @@ def test_a_pairs_statements_stay_prepared_on_the_connection():
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = " | ".join(row[0] for row in cursor.fetchall())
     for statement in (
-        'FROM "rooms_room" r WHERE r.code = $1 FOR UPDATE',
-        'JOIN "rooms_seat" s ON e.seat_id = s.id WHERE r.room_id = $1',
-        'INSERT INTO "rooms_move"',
-        'UPDATE "rooms_entry"',
+        'JOIN "rooms_seat" s ON e.seat_id = s.id WHERE r.code = $1',
+        'WITH move AS (INSERT INTO "rooms_move"',
     ):
         assert statement in prepared
     assert Race.objects.get(pk=race.pk).status == Race.Status.RUNNING

@@ -33,6 +33,7 @@ import django  # noqa: E402
 django.setup()
 
 from django.db import connections  # noqa: E402
+from django.db.models import Count, Q  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
@@ -268,6 +269,7 @@ async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[St
         await owner.ask(type="start")
     await asyncio.gather(*(c.went.wait() for c in clients))
     started, cpu_before = time.monotonic(), cpu_use.snapshot()
+    progress(f"playing for {seconds:g} s")  # a cue for profilers
     await asyncio.gather(*(c.play(started + seconds) for c in clients))
     elapsed = time.monotonic() - started
     stats.steady = (started + pace, started + seconds)  # every player has begun
@@ -275,6 +277,10 @@ async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[St
     await asyncio.sleep(1)  # the last events
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     return stats, elapsed
+
+
+def progress(what: str) -> None:
+    print(time.strftime("%H:%M:%S"), what, file=sys.stderr, flush=True)
 
 
 def percentile(values, q):
@@ -298,11 +304,17 @@ def lost_and_doubled(stats: Stats, codes) -> tuple[int, int]:
 def half_written(codes) -> int:
     """Boards whose stored parts disagree: pairs counted on the board against pair moves
     stored, and tiles left on the table against pairs removed."""
+    # One statement, so each board and its moves are read in one snapshot: a pair still
+    # being committed (acks run late under overload) cannot look half-written.
+    pair_moves = Count("moves", filter=Q(moves__kind=Move.Kind.PAIR))
+    entries = Entry.objects.filter(race__room__code__in=codes).annotate(pair_moves=pair_moves)
     torn = 0
-    for entry in Entry.objects.filter(race__room__code__in=codes):
-        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR).count()
+    for entry in entries:
         left = int(entry.alive, 16).bit_count()
-        torn += moves != entry.pairs_removed or left != entry.tile_count - 2 * moves
+        torn += (
+            entry.pair_moves != entry.pairs_removed
+            or left != entry.tile_count - 2 * entry.pair_moves
+        )
     return torn
 
 
