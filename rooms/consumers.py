@@ -14,7 +14,6 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 
 from channels.consumer import get_handler_name
-from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
@@ -26,6 +25,7 @@ from mahjong import language
 from rooms import actions, events, views_json
 from rooms.boards import board_json
 from rooms.models import Race, Room, room_code
+from rooms.socket_db import in_db_thread
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
@@ -51,13 +51,6 @@ class TokenBucket:
         return True
 
 
-def _db(function):
-    """Database work in one of the event loop's worker threads, not on the one thread
-    channels shares by default: sockets of different rooms wait for PostgreSQL side by
-    side (each room's row lock still orders its own actions)."""
-    return database_sync_to_async(function, thread_sensitive=False)
-
-
 _sized_loops = weakref.WeakSet()
 
 
@@ -72,7 +65,7 @@ def _size_worker_threads() -> None:
         loop.set_default_executor(threads)
 
 
-@_db
+@in_db_thread
 def _identify(scope, code):
     player = player_from_scope(scope)
     room = Room.objects.filter(code=code).first()
@@ -80,14 +73,14 @@ def _identify(scope, code):
     return player, room, seat
 
 
-@_db
+@in_db_thread
 def _snapshot(code, seat_id):
     room = Room.objects.get(code=code)
     seat = room.seats.filter(pk=seat_id).first() if seat_id else None
     return views_json.snapshot(room, seat)
 
 
-@_db
+@in_db_thread
 def _board_at_go(code, seat_id):
     room = Room.objects.get(code=code)
     race = room.current_race()
@@ -157,13 +150,13 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def dispatch(self, message):
         # Channels' own dispatch first hops to the one shared sync thread to close old
         # database connections, for every message: 20 hops per pair in a full room. Our
-        # handlers reach the database only through `_db`, which does that in its thread.
+        # handlers reach the database only through `in_db_thread`, which does that in its thread.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
         await handler(message)
 
-    @_db
+    @in_db_thread
     def find_seat(self):
         seat = Room.objects.get(code=self.code).seats.filter(player=self.player).first()
         return seat.pk if seat else None
@@ -193,7 +186,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             if content["type"] != "move":  # a pair stores its own time: seen then too
                 await self.mark_seen()
-            answer = await _db(handler)(self, content)
+            answer = await in_db_thread(handler)(self, content)
         except actions.RoomError as error:
             return await self.reply_error(request_id, error.code, error.message)
         except (OperationalError, InterfaceError):  # the transaction rolled back whole
@@ -213,7 +206,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         now = time.monotonic()
         if self.seat_id and now - self.last_seen > SEEN_EVERY_SECONDS:
             self.last_seen = now
-            await _db(actions.seat_seen)(self.seat_id)
+            await in_db_thread(actions.seat_seen)(self.seat_id)
 
 
 def _too_big(text: str) -> bool:

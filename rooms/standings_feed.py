@@ -17,13 +17,13 @@ import asyncio
 import json
 import time
 
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
 from mahjong.channels_send import group_send, log_failure, web_event_loop
 from rooms import events, hot_sql, views_json
+from rooms.socket_db import in_db_thread
 
 _pending: set[str] = set()  # rooms with a send scheduled; touched only in the event loop
 
@@ -57,7 +57,7 @@ async def _send_later(code: str) -> None:
         # Cleared before reading: a change committed after the read schedules a send of
         # its own, and one committed before it is in what is read.
         _pending.discard(code)
-    message = await database_sync_to_async(standings_message, thread_sensitive=False)(code)
+    message = await in_db_thread(standings_message)(code)
     if message is not None:
         await get_channel_layer().group_send(events.group_name(code), message)
 
