@@ -3,12 +3,15 @@ listens on its port, or PostgreSQL refuses the database). The long drills (kill 
 web server, restart Redis or PostgreSQL) are scripts in bench/drills, with results in
 docs/PERFORMANCE.md."""
 
+import time
+
 import psycopg
 import pytest
 from django.db import connection
+from playwright.sync_api import expect
 
 from rooms import actions
-from rooms.boards import position_of
+from rooms.boards import deal_for, position_of
 from rooms.client_board import a_legal_pair
 from rooms.models import Entry, Move
 from tests.conftest import free_port
@@ -84,3 +87,50 @@ async def test_with_the_database_down_a_move_is_answered_unavailable_and_nothing
     assert answer["type"] == "ack" and answer["pairs_removed"] == 1
     assert Move.objects.filter(entry=entry).count() == 1
     await socket.close()
+
+
+def test_a_page_whose_pair_met_a_database_outage_gets_its_tiles_back(
+    asgi_server, chromium, settings
+):
+    """The page removes a pair's tiles when it sends it; answered `unavailable`, nothing
+    was stored, so the page resyncs (each second until the server answers) and shows
+    the pair's tiles again, ready to be played once more."""
+    if connection.vendor != "postgresql":
+        pytest.skip("stages the outage in PostgreSQL itself")
+    settings.RACE_COUNTDOWN_SECONDS = 1
+    page = chromium.new_context(viewport={"width": 1000, "height": 760}).new_page()
+    page.set_default_timeout(10_000)
+    page.goto(f"{asgi_server.url}/rooms/")
+    page.fill("#create-nickname", "Ana")
+    page.get_by_role("button", name="Create a room").click()
+    page.wait_for_url("**/rooms/*/")
+    page.select_option("select[name=level]", "beginner")
+    page.get_by_role("button", name="Start").click()
+    expect(page.locator(".tile[data-face]")).to_have_count(34)
+    entry = Entry.objects.get(seat__nickname="Ana")
+    layout = deal_for(entry.code).layout
+    first = deal_for(entry.code).plan[0]
+    tiles = [
+        page.locator(".tile[data-x='{}'][data-y='{}'][data-z='{}']".format(*layout.positions[i]))
+        for i in first
+    ]
+
+    _database_down(True, [_pid()])
+    try:
+        for tile in tiles:
+            tile.click()
+        expect(page.locator("#message")).to_contain_text("nothing was stored")
+        for tile in tiles:
+            expect(tile).to_be_hidden()  # gone at once, as every pair is
+    finally:
+        _database_down(False, [_pid()])
+    for tile in tiles:
+        expect(tile).to_be_visible()  # back from the resync
+    assert Move.objects.filter(entry=entry).count() == 0
+    for tile in tiles:
+        tile.click()  # the same pair again, now stored
+    deadline = time.monotonic() + 10
+    while not Move.objects.filter(entry=entry).exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert list(Move.objects.filter(entry=entry).values_list("tiles", flat=True)) == [sorted(first)]
+    page.context.close()

@@ -45,6 +45,12 @@
     });
   }
 
+  let resyncTimer = null;
+  function resyncSoon() {
+    if (resyncTimer) return;
+    resyncTimer = setTimeout(() => { resyncTimer = null; send({ type: "snapshot" }); }, 1000);
+  }
+
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
       outbox.push(message); // nothing is dropped: it goes as soon as the socket opens
@@ -88,6 +94,9 @@
     error: (m) => {
       say(m.message);
       if (["illegal", "stale", "penalty", "entry_over", "race_over"].includes(m.code)) send({ type: "snapshot" });
+      // The database is away: nothing was stored, so the board this page already moved
+      // on must come back. Asked again each second until the server can answer.
+      if (m.code === "unavailable") resyncSoon();
     },
   };
 
