@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings as django_settings
+from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.throttle import MAX_FAILURES_PER_ADDRESS
-from rooms.models import Room
+from rooms.models import Room, SiteDefaults
 from tests.accounts_helpers import FAST_HASHERS, log_in, use_fresh_throttle
 
 pytestmark = pytest.mark.django_db
@@ -156,3 +157,24 @@ def test_behind_the_proxy_a_forged_forwarded_for_does_not_dodge_the_login_thrott
         log_in(Client(), f"user{n}", "wrong", HTTP_X_FORWARDED_FOR=f"10.0.{n}.1, 203.0.113.7")
     response = log_in(Client(), "mei", "wrong", HTTP_X_FORWARDED_FOR="10.9.9.9, 203.0.113.7")
     assert b"Too many failed sign-in attempts" in response.content
+
+
+def test_the_admin_runs_under_the_policy_and_saves_a_default(asgi_server, page, settings):
+    """Django's admin pages (their scripts, styles and forms) under the site's strict
+    policy, driven in a real browser: no violation, and a changed default is saved."""
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    get_user_model().objects.create_superuser("root", "root@example.org", "a long pass phrase")
+    refusals = []
+    page.on("console", lambda message: refusals.append(message.text))
+    page.goto(f"{asgi_server.url}/admin/")
+    page.fill("#id_username", "root")
+    page.fill("#id_password", "a long pass phrase")
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("link", name="Site defaults").first.click()
+    page.fill("#id_hints", "7")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.locator(".messagelist .success").wait_for()
+    page.goto(f"{asgi_server.url}/admin/rooms/race/")
+    page.locator("#changelist").wait_for()
+    assert SiteDefaults.load().hints == 7
+    assert not [text for text in refusals if "Content Security Policy" in text]
