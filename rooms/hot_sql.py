@@ -134,7 +134,7 @@ def _version_and_race_sql(vendor):
 
 
 def lock_room_and_playing_entry(code: str, player_id: int) -> tuple[Room, Entry] | None:
-    """The room and the player's entry in its running race (with its race), both rows
+    """The room and the player's entry in its running race (with its race), their rows
     locked, in one statement: the room first, as lock_room would. None when the room,
     the running race or the player's board is missing (nothing is locked then)."""
     rows = _rows(_room_and_entry_sql(), [code, Race.Status.RUNNING.value, player_id])
@@ -166,7 +166,11 @@ def _room_and_entry_sql(vendor):
         f" JOIN {_table(Entry)} e ON e.race_id = race.id"
         f" JOIN {_table(Seat)} s ON e.seat_id = s.id"
         " WHERE r.code = %s AND race.status = %s AND s.player_id = %s"
-        f"{_lock_suffix('r', 'e')}"
+        # The race's row is locked too, though nobody else can change it without the
+        # room's lock: a locked row is re-read once a waited-for lock is released (in
+        # READ COMMITTED), an unlocked one is not. Without it, a pair that waited while
+        # the race ended would still see the race running.
+        f"{_lock_suffix('r', 'race', 'e')}"
     )
 
 
