@@ -5,8 +5,12 @@ change went to all 20 sockets as a frame of its own: a large share of the site's
 under load (docs/PERFORMANCE.md). Standings are a whole state, not a change, so only the
 latest matters: the first change after a send schedules the next one STANDINGS_FEED_MS
 later, which reads the standings then, however many pairs fell meanwhile. Each web process
-keeps its own schedule in its event loop (no shared state to ask per pair), so a room
-whose players are connected to two processes may get two sends in that time.
+keeps its schedule in its event loop (nothing shared is asked per pair); before it sends,
+it takes the room's window in Redis (`SET NX` with the period as expiry), so that a room
+whose players are connected to several processes still gets one send per period: a
+process that finds the window taken tries again a period later, so its change still goes
+out. Without that, two processes sent a busy room's standings twice per period
+(docs/PERFORMANCE.md, fourth round).
 
 Standings are not versioned events. Each carries `v`, the room version it was read at (a
 page that already holds a later version drops it), and `at`, the server's time of the
@@ -16,7 +20,10 @@ read in ms (a page keeps the latest it has seen). docs/PROTOCOL.md.
 import asyncio
 import json
 import time
+import weakref
 
+import redis
+import redis.asyncio
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
@@ -51,8 +58,11 @@ def _schedule_in_loop(code: str) -> None:
 
 
 async def _send_later(code: str) -> None:
+    period = settings.STANDINGS_FEED_MS / 1000
     try:
-        await asyncio.sleep(settings.STANDINGS_FEED_MS / 1000)
+        while not await _take_window(code):
+            await asyncio.sleep(period)  # another process sends this period
+        await asyncio.sleep(period)
     finally:  # also when cancelled (shutdown), or the room would never be sent again
         # Cleared before reading: a change committed after the read schedules a send of
         # its own, and one committed before it is in what is read.
@@ -60,6 +70,27 @@ async def _send_later(code: str) -> None:
     message = await in_db_thread(standings_message)(code)
     if message is not None:
         await get_channel_layer().group_send(events.group_name(code), message)
+
+
+async def _take_window(code: str) -> bool:
+    """True when this process may send the room's next standings: no other process has
+    taken the current period. Fails open: with Redis away, sends go out as before."""
+    key = f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:standings:{code}"
+    try:
+        return bool(await _redis().set(key, b"1", nx=True, px=settings.STANDINGS_FEED_MS))
+    except (redis.RedisError, OSError):
+        return True
+
+
+_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> client
+
+
+def _redis() -> redis.asyncio.Redis:
+    """One Redis client (and connection pool) per event loop, made on first use."""
+    loop = asyncio.get_running_loop()
+    if loop not in _clients:
+        _clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_timeout=1)
+    return _clients[loop]
 
 
 def standings_message(code: str) -> dict | None:

@@ -113,6 +113,27 @@ async def test_a_burst_of_pairs_reaches_the_others_as_fewer_frames_showing_every
     await close_all(sockets)
 
 
+async def test_while_another_process_holds_a_rooms_window_its_change_goes_out_a_period_later(
+    settings,
+):
+    # Two web processes must not both send a room's standings in one period: each takes
+    # the room's window in Redis first; one that finds it taken tries again a period later.
+    settings.STANDINGS_FEED_MS = 400
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await go_race(sockets)
+    code = await db(lambda: Entry.objects.filter(seat__player=players[0]).get().code)()
+    loop = asyncio.get_running_loop()
+    assert await standings_feed._take_window(room.code)  # as another web process would
+    taken = loop.time()
+    i, j = deal_for(code).plan[0]
+    assert (await ana.ask(type="move", tiles=[i, j], n=0))["type"] == "ack"
+    standings = await bo.next("standings", timeout=3)
+    assert loop.time() - taken >= 0.7  # not in the other's period, nor at once after it
+    assert _progress_of("Ana", standings) > 0  # the change was not lost
+    await close_all(sockets)
+
+
 async def test_standings_changed_by_a_task_without_an_event_loop_go_out_at_once():
     # A CPU's pair is stored by a Celery task: no event loop to wait on, so no pacing.
     room, players, sockets = await seated("Ana", "Bo")
