@@ -25,7 +25,7 @@ joins it, turn about, and the first to decide gives the answer (both are complet
 from __future__ import annotations
 
 from .layout import bits
-from .relaxed import _Grid, count_reached
+from .relaxed import _Grid
 
 
 class _OutOfTime(Exception):
@@ -285,16 +285,32 @@ class PairingSearch:
         return self._run(table, table if goal is None else goal, 0, 0, seen, 0)
 
     def _run(self, table, goal, reach, ready, seen, rounds, snaps=None) -> int | None:
-        """Go on with a relaxed greedy pass from the given state (see `_rounds`)."""
+        """Go on with a relaxed greedy pass from the given state (see `_rounds`). (The
+        grid's free test and count_reached written out: this is the search's hot loop.)"""
         self.checks += 1
-        group_at, group_cells, free_of = self.group_at, self.group_cells, self.grid.free
+        group_at, group_cells = self.group_at, self.group_cells
+        grid = self.grid
+        row, layer, spans, below = grid.row, grid.layer, grid.spans, grid.below
         while table & goal:
-            free = free_of(table)
+            above = table >> layer
+            for span in spans:
+                above |= above >> span
+            above |= above << 1 | above >> 1
+            above |= above << row | above >> row
+            rows = table | table << row | table >> row
+            free = table & ~(above | rows << 2 & rows >> 2)
             fresh = free & ~reach
             if snaps is not None:
                 snap = [table, reach, ready, seen[:], 0]
             reach |= fresh
-            ready = count_reached(fresh, ready, seen, group_at, group_cells)
+            fresh &= ~ready
+            while fresh:
+                top = fresh.bit_length() - 1
+                fresh &= below[top]
+                k = group_at[top]
+                seen[k] += 1
+                if seen[k] == 2:
+                    ready |= group_cells[k]
             gone = free & ready
             if not gone:
                 return None
