@@ -88,6 +88,7 @@ def _noise_table() -> tuple[int, ...]:
 # which takes ~0.1 s on a typical deal and decides most hard ones within a second.
 # Deals 0..299 at 1 s CPU, mean ms: 10x40 64.7, 15x40 64.4, 25x40 66.9, 60x40+10x150 85.7.
 RESTART_BUDGETS = (40,) * 15
+FREED_MEMO = 200_000  # entries of the "what a tile frees" memo before it starts afresh
 
 
 class Solver:
@@ -108,6 +109,11 @@ class Solver:
         self.precedence = _precedence(layout)
         self.weight = self._weights()
         self.dead: set[int] = set()
+        # Per tile: what removing it alone frees, keyed by the tiles around it on the table
+        # (those in `_hood`): the same neighbourhood comes back again and again in a search.
+        self._hood = _hoods(layout)
+        self._freed_by: list[dict[int, int]] = [{} for _ in range(n)]
+        self._freed_count = 0
         self.nodes = 0
         self._deadline: float | None = None
         self._budget_end: int | None = None
@@ -171,11 +177,12 @@ class Solver:
         """
         free = self.layout.free_mask(alive)
         cells = self.relaxed.cells(alive)
+        pairs = self._fixed(alive)[1]
         for round_number, budget in enumerate(RESTART_BUDGETS):
             self._noise = round_number * NOISE_STRIDE if round_number else None
             self._budget_end = self.nodes + budget
             try:
-                return self._search(alive, free, cells, path)
+                return self._search(alive, free, cells, pairs, path)
             except _OutOfBudget:
                 del path[:]
         if self.relaxed.grid is not None and all(
@@ -184,7 +191,7 @@ class Solver:
             return self._by_pairings(alive, path)
         self._noise = len(RESTART_BUDGETS) * NOISE_STRIDE
         self._budget_end = None
-        return self._search(alive, free, cells, path)
+        return self._search(alive, free, cells, pairs, path)
 
     def _by_pairings(self, alive: int, path: list) -> bool:
         """The complete search over how classes pair up (pairings.py), for the deals the
@@ -208,9 +215,10 @@ class Solver:
         path.extend(plan)
         return True
 
-    def _search(self, alive: int, free: int, cells: int, path: list) -> bool:
-        """Whether `alive` (with free mask `free`, and `cells` its grid encoding for the
-        relaxed test) can be cleared; if so `path` ends with a plan."""
+    def _search(self, alive: int, free: int, cells: int, pairs: int, path: list) -> bool:
+        """Whether `alive` (with free mask `free`, `cells` its grid encoding for the relaxed
+        test, `pairs` the tiles of the classes with two left) can be cleared; if so `path`
+        ends with a plan."""
         self.nodes += 1
         if self._budget_end is not None and self.nodes > self._budget_end:
             raise _OutOfBudget
@@ -243,12 +251,14 @@ class Solver:
                 return True
             free = layout.update_free(free, alive, gone)
             cells &= ~relaxed.cells(gone)
+            pairs &= ~gone
         if alive in dead:
             del path[mark:]
             dead.add(entry_alive)
             return False
         cell = relaxed.cell_of_tile
-        for a, b, child_free, rest in self._moves(alive, free):
+        class_of = relaxed.class_of_tile
+        for a, b, child_free, rest in self._moves(alive, free, pairs):
             child = alive & ~(1 << a | 1 << b)
             child_cells = cells & ~(cell[a] | cell[b])
             # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
@@ -256,7 +266,10 @@ class Solver:
                 dead.add(child)
                 continue
             path.append((a, b))
-            if self._search(child, child_free, child_cells, path):
+            child_pairs = pairs & ~class_of[a]
+            if rest and rest.bit_count() == 2:
+                child_pairs |= rest
+            if self._search(child, child_free, child_cells, child_pairs, path):
                 return True
             path.pop()
         dead.add(alive)
@@ -264,7 +277,7 @@ class Solver:
         del path[mark:]
         return False
 
-    def _moves(self, alive: int, free: int) -> list[tuple[int, int, int]]:
+    def _moves(self, alive: int, free: int, pairs: int) -> list[tuple[int, int, int]]:
         """Playable pairs worth trying, best first, each with the free mask after it.
 
         Pairs that would lock their class are left out. Best = frees the most tiles, then
@@ -274,12 +287,17 @@ class Solver:
         affects, covers, left, right = layout.affects, layout.covers, layout.left, layout.right
         locked = self.precedence.locked
         before = self.precedence.before
+        known = self.precedence.cache  # before() answers, looked up without the call
         weight = self.weight
         masks = self.class_masks
         noise = self._noise
         if noise is not None:
             noise_table = _noise_table()
-        fixed = None  # the classes with two tiles left: their last pair is known
+        fixed = None  # the last pairs of the classes with two tiles left (`pairs`), listed
+        freed_by, hood = self._freed_by, self._hood
+        if self._freed_count > FREED_MEMO:
+            self._freed_by = freed_by = [{} for _ in freed_by]
+            self._freed_count = 0
         moves = []
         for m in masks:
             f = free & m
@@ -290,36 +308,56 @@ class Solver:
                 low = f & -f
                 tiles.append(low.bit_length() - 1)
                 f ^= low
+            # What each tile alone would free: known for the tiles around it (`_hood`).
+            gains = []
+            for t in tiles:
+                seen = freed_by[t]
+                key = alive & hood[t]
+                gain = seen.get(key)
+                if gain is None:
+                    gain = self._frees(t, alive, free)
+                    seen[key] = gain
+                gains.append(gain)
             rest_all = alive & m
             for k, a in enumerate(tiles):
-                for b in tiles[k + 1 :]:
+                gain_a = gains[k]
+                for kb in range(k + 1, len(tiles)):
+                    b = tiles[kb]
                     gone = 1 << a | 1 << b
                     rest = rest_all & ~gone
                     last_pair = rest and rest.bit_count() == 2
                     if last_pair:
                         # Precedence.locked, its quick answers written out.
-                        need = before(rest)
+                        need = known.get(rest)
+                        if need is None:
+                            need = before(rest)
                         if need & rest:
                             continue
-                        if fixed is None:
-                            fixed = self._fixed(alive)
-                        if need & fixed[1] & ~rest and locked(rest, *fixed):
-                            continue
-                    # The free mask after the move (as Layout.update_free, written out: this
-                    # loop is the search's hottest code), counting the tiles it frees.
+                        if need & pairs & ~rest:
+                            if fixed is None:
+                                fixed = [p for q in masks if (p := pairs & q)]
+                            if locked(rest, fixed, pairs):
+                                continue
                     child_alive = alive & ~gone
                     child_free = free & child_alive
-                    todo = (affects[a] | affects[b]) & child_alive & ~free
-                    freed = 0
-                    while todo:
-                        low = todo & -todo
-                        todo ^= low
-                        i = low.bit_length() - 1
-                        if not child_alive & covers[i] and (
-                            not child_alive & left[i] or not child_alive & right[i]
-                        ):
-                            child_free |= low
-                            freed += 1
+                    if not affects[a] & affects[b]:
+                        # No tile waits on both: what each frees alone, together.
+                        gain = gain_a | gains[kb]
+                        child_free |= gain
+                        freed = gain.bit_count()
+                    else:
+                        # The free mask after the move (as Layout.update_free, written out).
+                        todo = (affects[a] | affects[b]) & child_alive & ~free
+                        freed = 0
+                        while todo:
+                            low = todo & -todo
+                            todo ^= low
+                            i = low.bit_length() - 1
+                            if not child_alive & covers[i] and (
+                                not child_alive & left[i] or not child_alive & right[i]
+                            ):
+                                child_free |= low
+                                freed += 1
                     score = freed * GAIN + weight[a] + weight[b]
                     if REST_PENALTY and last_pair:
                         # Leaving a last pair deep in the heap commits it to a long wait.
@@ -333,6 +371,22 @@ class Solver:
         moves.sort(reverse=True)
         return [move[1:] for move in moves]
 
+    def _frees(self, t: int, alive: int, free: int) -> int:
+        """The tiles that removing tile t alone would free (t free in `alive`)."""
+        self._freed_count += 1
+        layout = self.layout
+        covers, left, right = layout.covers, layout.left, layout.right
+        after = alive & ~(1 << t)
+        todo = layout.affects[t] & after & ~free
+        gain = 0
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            i = low.bit_length() - 1
+            if not after & covers[i] and (not after & left[i] or not after & right[i]):
+                gain |= low
+        return gain
+
     def _fixed(self, alive: int) -> tuple:
         """The last pairs of the classes with two tiles left, and their union."""
         pairs = [p for q in self.class_masks if (p := alive & q).bit_count() == 2]
@@ -340,6 +394,19 @@ class Solver:
         for p in pairs:
             union |= p
         return pairs, union
+
+
+def _hoods(layout: Layout) -> tuple[int, ...]:
+    """Per tile t: the tiles whose presence decides what removing t frees (the tiles it
+    covers or touches, and every tile that could still hold those down)."""
+    covers, left, right, affects = layout.covers, layout.left, layout.right, layout.affects
+    out = []
+    for t in range(len(layout)):
+        hood = affects[t]
+        for i in bits(affects[t]):
+            hood |= 1 << i | covers[i] | left[i] | right[i]
+        out.append(hood)
+    return tuple(out)
 
 
 def _pairings(tiles: list[int]):
