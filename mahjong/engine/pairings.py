@@ -75,6 +75,10 @@ class PairingSearch:
         self.checks = 0
         self.conflicts: dict[int, int] = {}  # per class: prunings that left it no pairing
         self._snaps: list | None = None
+        self._firsts: dict[int, int] = {}  # per class: _first_leave in the current pass
+        self._pair_info: dict[tuple, list] = {}  # per matching: see _pairs_of
+        self.class_gid = {k: self.group_ids[(k,)] for k in self.options}
+        self.class_cells = {k: self.group_cells[gid] for k, gid in self.class_gid.items()}
 
     def _group(self, key, tiles) -> int:
         gid = self.group_ids.get(key)
@@ -253,27 +257,42 @@ class PairingSearch:
         Until a tile of k leaves, the trial and the current pass are the same, so the trial
         starts from the current pass's state at that round."""
         snaps = self._current_pass()
-        cells = self.group_cells[self.group_ids[(k,)]]
-        start = next(r for r, snap in enumerate(snaps) if snap[4] & cells)
-        table, reach, ready, seen, _ = snaps[start]
-        seen = seen[:]
-        ready &= ~cells
-        for pair in matching:
-            gid = self.group_ids[pair]
-            pair_cells = self.group_cells[gid]
-            seen[gid] = (reach & pair_cells).bit_count()
-            if seen[gid] == 2:
+        start = self._firsts.get(k)
+        if start is None:
+            start = self._firsts[k] = self._first_leave(k)
+        snap = snaps[start]
+        reach = snap[1]
+        seen = snap[3][:]
+        ready = snap[2] & ~self.class_cells[k]
+        info = self._pair_info.get(matching)
+        if info is None:
+            info = self._pair_info[matching] = self._pairs_of(matching)
+        group_at = self.group_at
+        for gid, pair_cells, a, b in info:
+            seen[gid] = n = (reach & pair_cells).bit_count()
+            if n == 2:
                 ready |= pair_cells
-            self._set_group(pair, gid)
-        rounds = self._run(table, cells, reach, ready, seen, start)
-        self._set_group([t for pair in matching for t in pair], self.group_ids[(k,)])
+            group_at[a] = group_at[b] = gid
+        rounds = self._run(snap[0], self.class_cells[k], reach, ready, seen, start)
+        gid = self.class_gid[k]
+        for _, _, a, b in info:
+            group_at[a] = group_at[b] = gid
         return rounds
+
+    def _pairs_of(self, matching) -> list:
+        """Per pair of a matching: its group, its cells, and the grid cells of its tiles."""
+        at = self.grid.cell_of_tile
+        return [
+            (self.group_ids[pair], self.group_cells[self.group_ids[pair]], at[pair[0]], at[pair[1]])
+            for pair in matching
+        ]
 
     def _current_pass(self) -> list:
         """The full pass under the current choice, as (table, reach, ready, seen, gone) at
         the start of each round; kept until the choice changes."""
         if self._snaps is None:
             self._snaps = []
+            self._firsts = {}
             seen = [0] * len(self.group_cells)
             assert self._run(self.table, self.table, 0, 0, seen, 0, self._snaps) is not None
         return self._snaps
