@@ -399,6 +399,10 @@ class Solver:
 def _hoods(layout: Layout) -> tuple[int, ...]:
     """Per tile t: the tiles whose presence decides what removing t frees (the tiles it
     covers or touches, and every tile that could still hold those down)."""
+    return _precedence(layout).hoods
+
+
+def _hoods_of(layout: Layout) -> tuple[int, ...]:
     covers, left, right, affects = layout.covers, layout.left, layout.right, layout.affects
     out = []
     for t in range(len(layout)):
@@ -449,6 +453,7 @@ class _Precedence:
         self.above = above
         self.left_all = self._side_closure(layout.left, 1)
         self.right_all = self._side_closure(layout.right, -1)
+        self.hoods = _hoods_of(layout)  # for the move generator's memo (Solver._moves)
         self.cache: dict[int, int] = {}
 
     def _side_closure(self, side, direction: int) -> list[int]:
