@@ -143,10 +143,12 @@ class Solver:
             return True
         if not self.relaxed.passes(alive, self.layout.free_mask(alive)):
             return True
+        union = sum(fixed)  # with it, locked() answers "no" at once when nothing can follow
         for m in self.class_masks:
             left = bits(alive & m)
             if len(left) == 4 and all(
-                locked(p, [*fixed, q]) or locked(q, [*fixed, p]) for p, q in _pairings(left)
+                locked(p, [*fixed, q], union | q) or locked(q, [*fixed, p], union | p)
+                for p, q in _pairings(left)
             ):
                 return True
         return False
