@@ -75,7 +75,7 @@ class PairingSearch:
         self.checks = 0
         self.conflicts: dict[int, int] = {}  # per class: prunings that left it no pairing
         self._snaps: list | None = None
-        self._firsts: dict[int, int] = {}  # per class: _first_leave in the current pass
+        self._leaves: dict[int, list] = {}  # per class: _leave_rounds in the current pass
         self._pair_info: dict[tuple, list] = {}  # per matching: see _pairs_of
         self.class_gid = {k: self.group_ids[(k,)] for k in self.options}
         self.class_cells = {k: self.group_cells[gid] for k, gid in self.class_gid.items()}
@@ -254,19 +254,37 @@ class PairingSearch:
         """The round by which class k's tiles have left with `matching` chosen on top of the
         current (passing) choice; None if the relaxed game stalls first.
 
-        Until a tile of k leaves, the trial and the current pass are the same, so the trial
-        starts from the current pass's state at that round."""
+        The trial and the current pass are the same until a tile of k leaves the pass before
+        its partner under `matching` has: in the pass, once two of k were reached (its first
+        leave), a tile of k leaves in the round it is first free, so before that round every
+        tile of k that left had its partner free (both leave in the trial too), and a tile
+        that stayed had its partner still unreached (it stays in the trial too). So the trial
+        starts from the pass's state at that round; with no such round, the trial is the
+        pass itself, which clears k after its last leave, and is not run."""
         snaps = self._current_pass()
-        start = self._firsts.get(k)
-        if start is None:
-            start = self._firsts[k] = self._first_leave(k)
+        info = self._pair_info.get(matching)
+        if info is None:
+            info = self._pair_info[matching] = self._pairs_of(matching)
+        leaves = self._leaves.get(k)
+        if leaves is None:
+            leaves = self._leaves[k] = self._leave_rounds(k)
+        left = 0
+        start = None
+        for r, gone in leaves:
+            left |= gone
+            for _, pair_cells, _, _ in info:
+                if gone & pair_cells and left & pair_cells != pair_cells:
+                    start = r
+                    break
+            if start is not None:
+                break
+        else:
+            self.checks += 1  # a trial all the same (the race takes turns by trials)
+            return leaves[-1][0] + 1
         snap = snaps[start]
         reach = snap[1]
         seen = snap[3][:]
         ready = snap[2] & ~self.class_cells[k]
-        info = self._pair_info.get(matching)
-        if info is None:
-            info = self._pair_info[matching] = self._pairs_of(matching)
         group_at = self.group_at
         for gid, pair_cells, a, b in info:
             seen[gid] = n = (reach & pair_cells).bit_count()
@@ -278,6 +296,21 @@ class PairingSearch:
         for _, _, a, b in info:
             group_at[a] = group_at[b] = gid
         return rounds
+
+    def _leave_rounds(self, k: int) -> list:
+        """The rounds of the current pass in which tiles of class k leave, with those tiles'
+        cells, in order."""
+        snaps = self._current_pass()
+        cells = self.class_cells[k]
+        out = []
+        for r in range(self._first_leave(k), len(snaps)):
+            gone = snaps[r][4] & cells
+            if gone:
+                out.append((r, gone))
+                cells &= ~gone
+                if not cells:
+                    break
+        return out
 
     def _pairs_of(self, matching) -> list:
         """Per pair of a matching: its group, its cells, and the grid cells of its tiles."""
@@ -292,7 +325,7 @@ class PairingSearch:
         the start of each round; kept until the choice changes."""
         if self._snaps is None:
             self._snaps = []
-            self._firsts = {}
+            self._leaves = {}
             seen = [0] * len(self.group_cells)
             assert self._run(self.table, self.table, 0, 0, seen, 0, self._snaps) is not None
         return self._snaps
