@@ -217,10 +217,13 @@ class Solver:
         path.extend(plan)
         return True
 
-    def _search(self, alive: int, free: int, cells: int, pairs: int, path: list) -> bool:
+    def _search(
+        self, alive: int, free: int, cells: int, pairs: int, path: list, check: int = -1
+    ) -> bool:
         """Whether `alive` (with free mask `free`, `cells` its grid encoding for the relaxed
         test, `pairs` the tiles of the classes with two left) can be cleared; if so `path`
-        ends with a plan."""
+        ends with a plan. Only the classes of the tiles in `check` can have become all free
+        since the parent (the tiles the move freed, and the rest of its class)."""
         self.nodes += 1
         if self._budget_end is not None and self.nodes > self._budget_end:
             raise _OutOfBudget
@@ -235,13 +238,16 @@ class Solver:
         entry_alive = alive
         mark = len(path)
         layout = self.layout
-        masks = self.class_masks
         relaxed = self.relaxed
+        class_of = relaxed.class_of_tile
         while True:  # safe closure
             gone = 0
-            for m in masks:
+            check &= alive
+            while check:
+                m = class_of[(check & -check).bit_length() - 1]
+                check &= ~m
                 left = alive & m
-                if left and free & left == left:
+                if free & left == left:
                     gone |= left
                     tiles = bits(left)
                     for k in range(0, len(tiles), 2):
@@ -251,7 +257,9 @@ class Solver:
             alive &= ~gone
             if not alive:
                 return True
+            before = free
             free = layout.update_free(free, alive, gone)
+            check = free & ~before  # only their classes can be all free now
             cells &= ~relaxed.cells(gone)
             pairs &= ~gone
         if alive in dead:
@@ -259,7 +267,6 @@ class Solver:
             dead.add(entry_alive)
             return False
         cell = relaxed.cell_of_tile
-        class_of = relaxed.class_of_tile
         for a, b, child_free, rest in self._moves(alive, free, pairs):
             child = alive & ~(1 << a | 1 << b)
             child_cells = cells & ~(cell[a] | cell[b])
@@ -271,7 +278,8 @@ class Solver:
             child_pairs = pairs & ~class_of[a]
             if rest and rest.bit_count() == 2:
                 child_pairs |= rest
-            if self._search(child, child_free, child_cells, child_pairs, path):
+            check = child_free & ~free | rest
+            if self._search(child, child_free, child_cells, child_pairs, path, check):
                 return True
             path.pop()
         dead.add(alive)
