@@ -95,6 +95,49 @@ def test_the_solver_agrees_with_brute_force_when_it_goes_straight_to_pairings(po
         assert_plan_wins(position.layout, position.faces, result.plan)
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    picks=st.lists(st.integers(0, 2), max_size=12),
+    played=st.integers(0, 30),
+)
+def test_a_trial_is_the_relaxed_game_played_from_the_start(seed, picks, played):
+    # A trial starts part way through the current pass (or is not run at all when it would
+    # be that pass): its answer must be the one of the relaxed game with the class paired,
+    # played from the start, under any passing choice.
+    layout = layout_by_number(0)
+    faces = full_set()
+    random.Random(seed).shuffle(faces)
+    rng = random.Random(seed)
+    position = Position.start(layout, faces)
+    for _ in range(played):
+        pairs = position.playable_pairs()
+        if not pairs:
+            break
+        position = position.remove(*rng.choice(pairs))
+    solver = Solver(layout, faces)
+    search = PairingSearch(solver.relaxed.grid, solver.class_masks, position.alive, lambda: False)
+    assume(search._rounds(search.table) is not None)
+    classes = list(search.options)
+    chosen = set()
+    for k, pick in zip(classes, picks, strict=False):
+        matching = search.options[k][pick]
+        search._apply(k, matching)
+        if search._rounds(search.table) is None:
+            search._undo(k, matching)
+        else:
+            chosen.add(k)
+    for k in classes:
+        if k in chosen:
+            continue
+        for matching in search.options[k]:
+            got = search._try(k, matching)
+            search._apply(k, matching)
+            want = search._rounds(search.table, search.class_cells[k])
+            search._undo(k, matching)
+            assert got == want
+
+
 def _agrees_with_brute_force(position, verdict, plan):
     assume(verdict != "skip")
     assert verdict == brute_force_solvable(position)

@@ -86,3 +86,35 @@ def test_an_empty_table_is_already_won():
     deal = new_deal(layout, 1)
     result = solve(layout, deal.faces, alive=0)
     assert result.solvable is True and result.plan == ()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    number=st.sampled_from([0, 1, 3, 12]),
+    seed=st.integers(0, 10**6),
+    played=st.integers(0, 40),
+    noise=st.booleans(),
+)
+def test_the_move_list_gives_each_move_the_free_mask_after_it(number, seed, played, noise):
+    # The move generator reuses what each tile alone frees (memoised on the tiles around
+    # it) and keeps the classes with two tiles left move by move: both must give exactly
+    # the rules' answer, positions after random play included, the memo warm or cold.
+    layout = layout_by_number(number)
+    faces = new_deal(layout, seed).faces
+    solver = Solver(layout, faces)
+    rng = random.Random(seed)
+    position = Position.start(layout, faces)
+    for _ in range(played + 1):
+        alive = position.alive
+        solver._noise = 0 if noise else None
+        free = layout.free_mask(alive)
+        fixed = solver._fixed(alive)
+        assert fixed[1] == sum(fixed[0])
+        legal = {frozenset(p) for p in position.playable_pairs()}
+        moves = solver._moves(alive, free, fixed[1])
+        for a, b, child_free, _rest in moves:
+            assert frozenset((a, b)) in legal
+            assert child_free == layout.free_mask(alive & ~(1 << a | 1 << b))
+        if not legal:
+            break
+        position = position.remove(*rng.choice(sorted(tuple(sorted(p)) for p in legal)))

@@ -25,7 +25,7 @@ joins it, turn about, and the first to decide gives the answer (both are complet
 from __future__ import annotations
 
 from .layout import bits
-from .relaxed import _Grid, count_reached
+from .relaxed import _Grid
 
 
 class _OutOfTime(Exception):
@@ -75,6 +75,10 @@ class PairingSearch:
         self.checks = 0
         self.conflicts: dict[int, int] = {}  # per class: prunings that left it no pairing
         self._snaps: list | None = None
+        self._leaves: dict[int, list] = {}  # per class: _leave_rounds in the current pass
+        self._pair_info: dict[tuple, list] = {}  # per matching: see _pairs_of
+        self.class_gid = {k: self.group_ids[(k,)] for k in self.options}
+        self.class_cells = {k: self.group_cells[gid] for k, gid in self.class_gid.items()}
 
     def _group(self, key, tiles) -> int:
         gid = self.group_ids.get(key)
@@ -250,30 +254,78 @@ class PairingSearch:
         """The round by which class k's tiles have left with `matching` chosen on top of the
         current (passing) choice; None if the relaxed game stalls first.
 
-        Until a tile of k leaves, the trial and the current pass are the same, so the trial
-        starts from the current pass's state at that round."""
+        The trial and the current pass are the same until a tile of k leaves the pass before
+        its partner under `matching` has: in the pass, once two of k were reached (its first
+        leave), a tile of k leaves in the round it is first free, so before that round every
+        tile of k that left had its partner free (both leave in the trial too), and a tile
+        that stayed had its partner still unreached (it stays in the trial too). So the trial
+        starts from the pass's state at that round; with no such round, the trial is the
+        pass itself, which clears k after its last leave, and is not run."""
         snaps = self._current_pass()
-        cells = self.group_cells[self.group_ids[(k,)]]
-        start = next(r for r, snap in enumerate(snaps) if snap[4] & cells)
-        table, reach, ready, seen, _ = snaps[start]
-        seen = seen[:]
-        ready &= ~cells
-        for pair in matching:
-            gid = self.group_ids[pair]
-            pair_cells = self.group_cells[gid]
-            seen[gid] = (reach & pair_cells).bit_count()
-            if seen[gid] == 2:
+        info = self._pair_info.get(matching)
+        if info is None:
+            info = self._pair_info[matching] = self._pairs_of(matching)
+        leaves = self._leaves.get(k)
+        if leaves is None:
+            leaves = self._leaves[k] = self._leave_rounds(k)
+        left = 0
+        start = None
+        for r, gone in leaves:
+            left |= gone
+            for _, pair_cells, _, _ in info:
+                if gone & pair_cells and left & pair_cells != pair_cells:
+                    start = r
+                    break
+            if start is not None:
+                break
+        else:
+            self.checks += 1  # a trial all the same (the race takes turns by trials)
+            return leaves[-1][0] + 1
+        snap = snaps[start]
+        reach = snap[1]
+        seen = snap[3][:]
+        ready = snap[2] & ~self.class_cells[k]
+        group_at = self.group_at
+        for gid, pair_cells, a, b in info:
+            seen[gid] = n = (reach & pair_cells).bit_count()
+            if n == 2:
                 ready |= pair_cells
-            self._set_group(pair, gid)
-        rounds = self._run(table, cells, reach, ready, seen, start)
-        self._set_group([t for pair in matching for t in pair], self.group_ids[(k,)])
+            group_at[a] = group_at[b] = gid
+        rounds = self._run(snap[0], self.class_cells[k], reach, ready, seen, start)
+        gid = self.class_gid[k]
+        for _, _, a, b in info:
+            group_at[a] = group_at[b] = gid
         return rounds
+
+    def _leave_rounds(self, k: int) -> list:
+        """The rounds of the current pass in which tiles of class k leave, with those tiles'
+        cells, in order."""
+        snaps = self._current_pass()
+        cells = self.class_cells[k]
+        out = []
+        for r in range(self._first_leave(k), len(snaps)):
+            gone = snaps[r][4] & cells
+            if gone:
+                out.append((r, gone))
+                cells &= ~gone
+                if not cells:
+                    break
+        return out
+
+    def _pairs_of(self, matching) -> list:
+        """Per pair of a matching: its group, its cells, and the grid cells of its tiles."""
+        at = self.grid.cell_of_tile
+        return [
+            (self.group_ids[pair], self.group_cells[self.group_ids[pair]], at[pair[0]], at[pair[1]])
+            for pair in matching
+        ]
 
     def _current_pass(self) -> list:
         """The full pass under the current choice, as (table, reach, ready, seen, gone) at
         the start of each round; kept until the choice changes."""
         if self._snaps is None:
             self._snaps = []
+            self._leaves = {}
             seen = [0] * len(self.group_cells)
             assert self._run(self.table, self.table, 0, 0, seen, 0, self._snaps) is not None
         return self._snaps
@@ -285,16 +337,32 @@ class PairingSearch:
         return self._run(table, table if goal is None else goal, 0, 0, seen, 0)
 
     def _run(self, table, goal, reach, ready, seen, rounds, snaps=None) -> int | None:
-        """Go on with a relaxed greedy pass from the given state (see `_rounds`)."""
+        """Go on with a relaxed greedy pass from the given state (see `_rounds`). (The
+        grid's free test and count_reached written out: this is the search's hot loop.)"""
         self.checks += 1
-        group_at, group_cells, free_of = self.group_at, self.group_cells, self.grid.free
+        group_at, group_cells = self.group_at, self.group_cells
+        grid = self.grid
+        row, layer, spans, below = grid.row, grid.layer, grid.spans, grid.below
         while table & goal:
-            free = free_of(table)
+            above = table >> layer
+            for span in spans:
+                above |= above >> span
+            above |= above << 1 | above >> 1
+            above |= above << row | above >> row
+            rows = table | table << row | table >> row
+            free = table & ~(above | rows << 2 & rows >> 2)
             fresh = free & ~reach
             if snaps is not None:
                 snap = [table, reach, ready, seen[:], 0]
             reach |= fresh
-            ready = count_reached(fresh, ready, seen, group_at, group_cells)
+            fresh &= ~ready
+            while fresh:
+                top = fresh.bit_length() - 1
+                fresh &= below[top]
+                k = group_at[top]
+                seen[k] += 1
+                if seen[k] == 2:
+                    ready |= group_cells[k]
             gone = free & ready
             if not gone:
                 return None

@@ -126,30 +126,45 @@ class _Grid:
 
     def free(self, table: int) -> int:
         """Cells of free tiles: nothing on any higher layer overlapping, and one side open."""
-        row, layer = self.row, self.layer
-        above = table >> layer
-        layers = 1  # above holds what lies 1..layers layers up; every higher one counts
-        while layers < self.depth - 1:
-            above |= above >> (layers * layer)
-            layers *= 2
+        row = self.row
+        above = table >> self.layer
+        for span in self.spans:  # then above holds what lies on any higher layer
+            above |= above >> span
         above |= above << 1 | above >> 1
         above |= above << row | above >> row
         # Something on the left of a cell = a tile two cells left, in its row or the next
         # one up or down: the rows spread once, then shifted either way.
         rows = table | table << row | table >> row
-        return table & ~above & ~(rows << 2 & rows >> 2)
+        return table & ~(above | rows << 2 & rows >> 2)
 
     def greedy(self, table: int, goal_cells: int) -> bool:
-        """As Relaxed._greedy, on cells, a whole round of removals at a time."""
-        class_at, class_cells = self.class_at, self.class_cells
+        """As Relaxed._greedy, on cells, a whole round of removals at a time. (The free
+        test and count_reached are written out: this is the pass's hot loop.)"""
+        class_at, class_cells, below = self.class_at, self.class_cells, self.below
+        row, layer, spans = self.row, self.layer, self.spans
         seen = [0] * len(class_cells)  # per class: how many of its tiles were reached
         ready = 0  # cells of classes with two tiles reached: those may leave when free
         reach = 0
         while table & goal_cells:
-            free = self.free(table)
+            # free = self.free(table)
+            above = table >> layer
+            for span in spans:
+                above |= above >> span
+            above |= above << 1 | above >> 1
+            above |= above << row | above >> row
+            rows = table | table << row | table >> row
+            free = table & ~(above | rows << 2 & rows >> 2)
             fresh = free & ~reach
             reach |= fresh
-            ready = count_reached(fresh, ready, seen, class_at, class_cells)
+            # ready = count_reached(fresh, ready, seen, class_at, class_cells, below)
+            fresh &= ~ready
+            while fresh:
+                top = fresh.bit_length() - 1
+                fresh &= below[top]
+                k = class_at[top]
+                seen[k] += 1
+                if seen[k] == 2:
+                    ready |= class_cells[k]
             gone = free & ready
             if not gone:
                 return False
@@ -192,6 +207,10 @@ def _geometry(layout: Layout) -> dict | None:
             "cells_total": layer * depth,
             "cell_of_tile": cells,
             "byte_tables": byte_tables,
+            # Shifts that spread "one layer up" to "any layer up": 1, 2, 4... layers.
+            "spans": tuple(layer << k for k in range(max(0, depth - 2).bit_length())),
+            # below[c]: the cells under c, to drop bit c (and all above it) in one step.
+            "below": [(1 << c) - 1 for c in range(layer * depth + 1)],
         }
     if len(_GEOMETRY_CACHE) > 64:
         _GEOMETRY_CACHE.clear()
@@ -199,14 +218,14 @@ def _geometry(layout: Layout) -> dict | None:
     return geometry
 
 
-def count_reached(fresh: int, ready: int, seen: list, class_at, class_cells) -> int:
+def count_reached(fresh: int, ready: int, seen: list, class_at, class_cells, below) -> int:
     """One round of the bit-parallel pass: count the cells reached for the first time
     (`fresh`) per class (or pairing group); a class with two reached becomes ready, all
-    its cells at once. Returns the new `ready`."""
+    its cells at once. Returns the new `ready`. (Written out in the hot loops.)"""
     fresh &= ~ready  # only classes not yet ready need counting
-    while fresh:  # highest bit first: two big-int operations a cell instead of three
+    while fresh:  # highest bit first, dropped with one mask from a table
         top = fresh.bit_length() - 1
-        fresh ^= 1 << top
+        fresh &= below[top]
         k = class_at[top]
         seen[k] += 1
         if seen[k] == 2:

@@ -63,12 +63,32 @@ class _OutOfBudget(Exception):
 GAIN = 32  # order: tiles freed by a move, against how much the tiles hold down
 REST_PENALTY = 8  # order: a last pair left deep in the heap waits long
 NOISE = 700  # order noise on restarts: measured best among 96..3000 on hard deals
+# The noise is read from a fixed table (a Prng call a move cost ~2 us, a tenth of a node);
+# each restart round starts at its own place in it.
+NOISE_MASK = (1 << 13) - 1
+NOISE_STRIDE = 2477
+_NOISE_TABLE: list[tuple[int, ...]] = []
+
+
+def _noise_table() -> tuple[int, ...]:
+    """NOISE_MASK + 1 values below NOISE (three from each 64-bit draw), built on first use."""
+    if not _NOISE_TABLE:
+        rng = Prng(0x4E4F495345)
+        values = []
+        while len(values) <= NOISE_MASK:
+            word = rng.next64()
+            values += [(word >> shift & 0x1FFFFF) % NOISE for shift in (0, 21, 42)]
+        _NOISE_TABLE.append(tuple(values[: NOISE_MASK + 1]))
+    return _NOISE_TABLE[0]
+
+
 # Node budgets of the move search's restart rounds. With the relaxed-game test a typical
 # deal takes ~50 nodes, so the rounds are short (40 measured better than 150 and 30).
 # What they leave undecided (~10% of random turtle deals) goes to the pairing search,
 # which takes ~0.1 s on a typical deal and decides most hard ones within a second.
 # Deals 0..299 at 1 s CPU, mean ms: 10x40 64.7, 15x40 64.4, 25x40 66.9, 60x40+10x150 85.7.
 RESTART_BUDGETS = (40,) * 15
+FREED_MEMO = 200_000  # entries of the "what a tile frees" memo before it starts afresh
 
 
 class Solver:
@@ -89,10 +109,15 @@ class Solver:
         self.precedence = _precedence(layout)
         self.weight = self._weights()
         self.dead: set[int] = set()
+        # Per tile: what removing it alone frees, keyed by the tiles around it on the table
+        # (those in `_hood`): the same neighbourhood comes back again and again in a search.
+        self._hood = _hoods(layout)
+        self._freed_by: list[dict[int, int]] = [{} for _ in range(n)]
+        self._freed_count = 0
         self.nodes = 0
         self._deadline: float | None = None
         self._budget_end: int | None = None
-        self._noise: Prng | None = None
+        self._noise: int | None = None  # on restarts: the next place to read in the noise table
 
     def _weights(self) -> tuple[int, ...]:
         """How much a tile holds back: tiles lying under it, and the longer side of its row
@@ -118,10 +143,12 @@ class Solver:
             return True
         if not self.relaxed.passes(alive, self.layout.free_mask(alive)):
             return True
+        union = sum(fixed)  # with it, locked() answers "no" at once when nothing can follow
         for m in self.class_masks:
             left = bits(alive & m)
             if len(left) == 4 and all(
-                locked(p, [*fixed, q]) or locked(q, [*fixed, p]) for p, q in _pairings(left)
+                locked(p, [*fixed, q], union | q) or locked(q, [*fixed, p], union | p)
+                for p, q in _pairings(left)
             ):
                 return True
         return False
@@ -152,20 +179,21 @@ class Solver:
         """
         free = self.layout.free_mask(alive)
         cells = self.relaxed.cells(alive)
+        pairs = self._fixed(alive)[1]
         for round_number, budget in enumerate(RESTART_BUDGETS):
-            self._noise = Prng(round_number) if round_number else None
+            self._noise = round_number * NOISE_STRIDE if round_number else None
             self._budget_end = self.nodes + budget
             try:
-                return self._search(alive, free, cells, path)
+                return self._search(alive, free, cells, pairs, path)
             except _OutOfBudget:
                 del path[:]
         if self.relaxed.grid is not None and all(
             (alive & m).bit_count() <= 4 for m in self.class_masks
         ):
             return self._by_pairings(alive, path)
-        self._noise = Prng(len(RESTART_BUDGETS))
+        self._noise = len(RESTART_BUDGETS) * NOISE_STRIDE
         self._budget_end = None
-        return self._search(alive, free, cells, path)
+        return self._search(alive, free, cells, pairs, path)
 
     def _by_pairings(self, alive: int, path: list) -> bool:
         """The complete search over how classes pair up (pairings.py), for the deals the
@@ -189,9 +217,13 @@ class Solver:
         path.extend(plan)
         return True
 
-    def _search(self, alive: int, free: int, cells: int, path: list) -> bool:
-        """Whether `alive` (with free mask `free`, and `cells` its grid encoding for the
-        relaxed test) can be cleared; if so `path` ends with a plan."""
+    def _search(
+        self, alive: int, free: int, cells: int, pairs: int, path: list, check: int = -1
+    ) -> bool:
+        """Whether `alive` (with free mask `free`, `cells` its grid encoding for the relaxed
+        test, `pairs` the tiles of the classes with two left) can be cleared; if so `path`
+        ends with a plan. Only the classes of the tiles in `check` can have become all free
+        since the parent (the tiles the move freed, and the rest of its class)."""
         self.nodes += 1
         if self._budget_end is not None and self.nodes > self._budget_end:
             raise _OutOfBudget
@@ -206,13 +238,16 @@ class Solver:
         entry_alive = alive
         mark = len(path)
         layout = self.layout
-        masks = self.class_masks
         relaxed = self.relaxed
+        class_of = relaxed.class_of_tile
         while True:  # safe closure
             gone = 0
-            for m in masks:
+            check &= alive
+            while check:
+                m = class_of[(check & -check).bit_length() - 1]
+                check &= ~m
                 left = alive & m
-                if left and free & left == left:
+                if free & left == left:
                     gone |= left
                     tiles = bits(left)
                     for k in range(0, len(tiles), 2):
@@ -222,14 +257,17 @@ class Solver:
             alive &= ~gone
             if not alive:
                 return True
+            before = free
             free = layout.update_free(free, alive, gone)
+            check = free & ~before  # only their classes can be all free now
             cells &= ~relaxed.cells(gone)
+            pairs &= ~gone
         if alive in dead:
             del path[mark:]
             dead.add(entry_alive)
             return False
         cell = relaxed.cell_of_tile
-        for a, b, child_free, rest in self._moves(alive, free):
+        for a, b, child_free, rest in self._moves(alive, free, pairs):
             child = alive & ~(1 << a | 1 << b)
             child_cells = cells & ~(cell[a] | cell[b])
             # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
@@ -237,7 +275,11 @@ class Solver:
                 dead.add(child)
                 continue
             path.append((a, b))
-            if self._search(child, child_free, child_cells, path):
+            child_pairs = pairs & ~class_of[a]
+            if rest and rest.bit_count() == 2:
+                child_pairs |= rest
+            check = child_free & ~free | rest
+            if self._search(child, child_free, child_cells, child_pairs, path, check):
                 return True
             path.pop()
         dead.add(alive)
@@ -245,7 +287,7 @@ class Solver:
         del path[mark:]
         return False
 
-    def _moves(self, alive: int, free: int) -> list[tuple[int, int, int]]:
+    def _moves(self, alive: int, free: int, pairs: int) -> list[tuple[int, int, int]]:
         """Playable pairs worth trying, best first, each with the free mask after it.
 
         Pairs that would lock their class are left out. Best = frees the most tiles, then
@@ -255,10 +297,17 @@ class Solver:
         affects, covers, left, right = layout.affects, layout.covers, layout.left, layout.right
         locked = self.precedence.locked
         before = self.precedence.before
+        known = self.precedence.cache  # before() answers, looked up without the call
         weight = self.weight
         masks = self.class_masks
         noise = self._noise
-        fixed = None  # the classes with two tiles left: their last pair is known
+        if noise is not None:
+            noise_table = _noise_table()
+        fixed = None  # the last pairs of the classes with two tiles left (`pairs`), listed
+        freed_by, hood = self._freed_by, self._hood
+        if self._freed_count > FREED_MEMO:
+            self._freed_by = freed_by = [{} for _ in freed_by]
+            self._freed_count = 0
         moves = []
         for m in masks:
             f = free & m
@@ -269,45 +318,84 @@ class Solver:
                 low = f & -f
                 tiles.append(low.bit_length() - 1)
                 f ^= low
+            # What each tile alone would free: known for the tiles around it (`_hood`).
+            gains = []
+            for t in tiles:
+                seen = freed_by[t]
+                key = alive & hood[t]
+                gain = seen.get(key)
+                if gain is None:
+                    gain = self._frees(t, alive, free)
+                    seen[key] = gain
+                gains.append(gain)
             rest_all = alive & m
             for k, a in enumerate(tiles):
-                for b in tiles[k + 1 :]:
+                gain_a = gains[k]
+                for kb in range(k + 1, len(tiles)):
+                    b = tiles[kb]
                     gone = 1 << a | 1 << b
                     rest = rest_all & ~gone
                     last_pair = rest and rest.bit_count() == 2
                     if last_pair:
                         # Precedence.locked, its quick answers written out.
-                        need = before(rest)
+                        need = known.get(rest)
+                        if need is None:
+                            need = before(rest)
                         if need & rest:
                             continue
-                        if fixed is None:
-                            fixed = self._fixed(alive)
-                        if need & fixed[1] & ~rest and locked(rest, *fixed):
-                            continue
-                    # The free mask after the move (as Layout.update_free, written out: this
-                    # loop is the search's hottest code), counting the tiles it frees.
+                        if need & pairs & ~rest:
+                            if fixed is None:
+                                fixed = [p for q in masks if (p := pairs & q)]
+                            if locked(rest, fixed, pairs):
+                                continue
                     child_alive = alive & ~gone
                     child_free = free & child_alive
-                    todo = (affects[a] | affects[b]) & child_alive & ~free
-                    freed = 0
-                    while todo:
-                        low = todo & -todo
-                        todo ^= low
-                        i = low.bit_length() - 1
-                        if not child_alive & covers[i] and (
-                            not child_alive & left[i] or not child_alive & right[i]
-                        ):
-                            child_free |= low
-                            freed += 1
+                    if not affects[a] & affects[b]:
+                        # No tile waits on both: what each frees alone, together.
+                        gain = gain_a | gains[kb]
+                        child_free |= gain
+                        freed = gain.bit_count()
+                    else:
+                        # The free mask after the move (as Layout.update_free, written out).
+                        todo = (affects[a] | affects[b]) & child_alive & ~free
+                        freed = 0
+                        while todo:
+                            low = todo & -todo
+                            todo ^= low
+                            i = low.bit_length() - 1
+                            if not child_alive & covers[i] and (
+                                not child_alive & left[i] or not child_alive & right[i]
+                            ):
+                                child_free |= low
+                                freed += 1
                     score = freed * GAIN + weight[a] + weight[b]
                     if REST_PENALTY and last_pair:
                         # Leaving a last pair deep in the heap commits it to a long wait.
                         score -= REST_PENALTY * (need & alive).bit_count()
-                    if noise:
-                        score += noise.below(NOISE)
+                    if noise is not None:
+                        score += noise_table[noise & NOISE_MASK]
+                        noise += 1
                     moves.append((score, a, b, child_free, rest))
+        if noise is not None:
+            self._noise = noise
         moves.sort(reverse=True)
         return [move[1:] for move in moves]
+
+    def _frees(self, t: int, alive: int, free: int) -> int:
+        """The tiles that removing tile t alone would free (t free in `alive`)."""
+        self._freed_count += 1
+        layout = self.layout
+        covers, left, right = layout.covers, layout.left, layout.right
+        after = alive & ~(1 << t)
+        todo = layout.affects[t] & after & ~free
+        gain = 0
+        while todo:
+            low = todo & -todo
+            todo ^= low
+            i = low.bit_length() - 1
+            if not after & covers[i] and (not after & left[i] or not after & right[i]):
+                gain |= low
+        return gain
 
     def _fixed(self, alive: int) -> tuple:
         """The last pairs of the classes with two tiles left, and their union."""
@@ -316,6 +404,23 @@ class Solver:
         for p in pairs:
             union |= p
         return pairs, union
+
+
+def _hoods(layout: Layout) -> tuple[int, ...]:
+    """Per tile t: the tiles whose presence decides what removing t frees (the tiles it
+    covers or touches, and every tile that could still hold those down)."""
+    return _precedence(layout).hoods
+
+
+def _hoods_of(layout: Layout) -> tuple[int, ...]:
+    covers, left, right, affects = layout.covers, layout.left, layout.right, layout.affects
+    out = []
+    for t in range(len(layout)):
+        hood = affects[t]
+        for i in bits(affects[t]):
+            hood |= 1 << i | covers[i] | left[i] | right[i]
+        out.append(hood)
+    return tuple(out)
 
 
 def _pairings(tiles: list[int]):
@@ -358,6 +463,7 @@ class _Precedence:
         self.above = above
         self.left_all = self._side_closure(layout.left, 1)
         self.right_all = self._side_closure(layout.right, -1)
+        self.hoods = _hoods_of(layout)  # for the move generator's memo (Solver._moves)
         self.cache: dict[int, int] = {}
 
     def _side_closure(self, side, direction: int) -> list[int]:
