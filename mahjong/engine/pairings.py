@@ -338,7 +338,8 @@ class PairingSearch:
 
     def _run(self, table, goal, reach, ready, seen, rounds, snaps=None) -> int | None:
         """Go on with a relaxed greedy pass from the given state (see `_rounds`). (The
-        grid's free test and count_reached written out: this is the search's hot loop.)"""
+        grid's free test and its per-group counting written out, as in
+        relaxed._Grid.greedy: this is the search's hot loop.)"""
         self.checks += 1
         group_at, group_cells = self.group_at, self.group_cells
         grid = self.grid

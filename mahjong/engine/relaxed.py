@@ -139,7 +139,9 @@ class _Grid:
 
     def greedy(self, table: int, goal_cells: int) -> bool:
         """As Relaxed._greedy, on cells, a whole round of removals at a time. (The free
-        test and count_reached are written out: this is the pass's hot loop.)"""
+        test is written out: this is the pass's hot loop.) Each round counts the cells
+        reached for the first time per class; a class with two reached becomes ready, all
+        its cells at once (highest bit first, each dropped with one mask from `below`)."""
         class_at, class_cells, below = self.class_at, self.class_cells, self.below
         row, layer, spans = self.row, self.layer, self.spans
         seen = [0] * len(class_cells)  # per class: how many of its tiles were reached
@@ -156,7 +158,6 @@ class _Grid:
             free = table & ~(above | rows << 2 & rows >> 2)
             fresh = free & ~reach
             reach |= fresh
-            # ready = count_reached(fresh, ready, seen, class_at, class_cells, below)
             fresh &= ~ready
             while fresh:
                 top = fresh.bit_length() - 1
@@ -216,18 +217,3 @@ def _geometry(layout: Layout) -> dict | None:
         _GEOMETRY_CACHE.clear()
     _GEOMETRY_CACHE[id(layout)] = (layout, geometry)
     return geometry
-
-
-def count_reached(fresh: int, ready: int, seen: list, class_at, class_cells, below) -> int:
-    """One round of the bit-parallel pass: count the cells reached for the first time
-    (`fresh`) per class (or pairing group); a class with two reached becomes ready, all
-    its cells at once. Returns the new `ready`. (Written out in the hot loops.)"""
-    fresh &= ~ready  # only classes not yet ready need counting
-    while fresh:  # highest bit first, dropped with one mask from a table
-        top = fresh.bit_length() - 1
-        fresh &= below[top]
-        k = class_at[top]
-        seen[k] += 1
-        if seen[k] == 2:
-            ready |= class_cells[k]
-    return ready
