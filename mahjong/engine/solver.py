@@ -384,18 +384,8 @@ class Solver:
     def _frees(self, t: int, alive: int, free: int) -> int:
         """The tiles that removing tile t alone would free (t free in `alive`)."""
         self._freed_count += 1
-        layout = self.layout
-        covers, left, right = layout.covers, layout.left, layout.right
-        after = alive & ~(1 << t)
-        todo = layout.affects[t] & after & ~free
-        gain = 0
-        while todo:
-            low = todo & -todo
-            todo ^= low
-            i = low.bit_length() - 1
-            if not after & covers[i] and (not after & left[i] or not after & right[i]):
-                gain |= low
-        return gain
+        # Only on a miss of the memo (`_freed_by`), so the shared free-mask update serves.
+        return self.layout.update_free(free, alive & ~(1 << t), 1 << t) & ~free
 
     def _fixed(self, alive: int) -> tuple:
         """The last pairs of the classes with two tiles left, and their union."""
