@@ -22,13 +22,24 @@ MAX_FAILURES_PER_ADDRESS = 20
 
 
 def client_address(request) -> str:
-    """The browser's address, for throttles. Behind the TLS proxy it is the last
-    X-Forwarded-For entry, the one the proxy itself added: earlier entries are whatever the
-    client sent, and uvicorn's --proxy-headers puts the first one in REMOTE_ADDR."""
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    """The browser's address, for throttles (see _address)."""
+    return _address(request.META.get("HTTP_X_FORWARDED_FOR", ""), request.META.get("REMOTE_ADDR"))
+
+
+def socket_address(scope) -> str:
+    """The same for a websocket connection's ASGI scope ("" when the server gave none)."""
+    forwarded = dict(scope.get("headers") or ()).get(b"x-forwarded-for", b"")
+    client = scope.get("client") or ("",)
+    return _address(forwarded.decode("latin-1"), client[0])
+
+
+def _address(forwarded: str, remote: str | None) -> str:
+    """Behind the TLS proxy, the last X-Forwarded-For entry, the one the proxy itself
+    added: earlier entries are whatever the client sent, and uvicorn's --proxy-headers
+    puts the first one in REMOTE_ADDR (and in a socket's scope)."""
     if settings.BEHIND_TLS_PROXY and forwarded:
         return forwarded.split(",")[-1].strip()
-    return request.META.get("REMOTE_ADDR", "")
+    return remote or ""
 
 
 @dataclass

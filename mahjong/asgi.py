@@ -14,14 +14,16 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from channels.sessions import CookieMiddleware  # noqa: E402
 
 from mahjong.routing import websocket_urlpatterns  # noqa: E402
+from mahjong.socket_cap import SocketCap  # noqa: E402
 
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Sockets know a player by the device cookie alone (accounts.identity), so no
         # session or user lookup: those wrappers also sat on every frame sent.
+        # A foreign origin is refused before it counts against the socket cap.
         "websocket": AllowedHostsOriginValidator(
-            CookieMiddleware(URLRouter(websocket_urlpatterns))
+            CookieMiddleware(SocketCap(URLRouter(websocket_urlpatterns)))
         ),
     }
 )

@@ -151,6 +151,11 @@ DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowe
 # The ranked queue starts a race of at least two this long after its oldest joined.
 RANKED_WAIT_SECONDS = env_int("RANKED_WAIT_SECONDS", 20)
 
+# Websockets open at once per device and per address (mahjong/socket_cap.py; 0: no cap).
+# An address may be a school or a mobile carrier's NAT, hence the larger number.
+SOCKETS_PER_DEVICE = env_int("SOCKETS_PER_DEVICE", 12)
+SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 300)
+
 # Room creation per device and per address, counted in the shared cache (rooms/throttle.py).
 ROOM_CREATE_PER_DEVICE = env_int("ROOM_CREATE_PER_DEVICE", 10)
 ROOM_CREATE_PER_ADDRESS = env_int("ROOM_CREATE_PER_ADDRESS", 60)

@@ -20,14 +20,13 @@ read in ms (a page keeps the latest it has seen). docs/PROTOCOL.md.
 import asyncio
 import json
 import time
-import weakref
 
 import redis
-import redis.asyncio
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
+from mahjong import redis_async
 from mahjong.channels_send import group_send, log_failure, web_event_loop
 from rooms import events, hot_sql, views_json
 from rooms.socket_db import in_db_thread
@@ -75,22 +74,12 @@ async def _send_later(code: str) -> None:
 async def _take_window(code: str) -> bool:
     """True when this process may send the room's next standings: no other process has
     taken the current period. Fails open: with Redis away, sends go out as before."""
-    key = f"{settings.CHANNEL_LAYERS['default']['CONFIG']['prefix']}:standings:{code}"
+    key = redis_async.key("standings", code)
     try:
-        return bool(await _redis().set(key, b"1", nx=True, px=settings.STANDINGS_FEED_MS))
+        window = settings.STANDINGS_FEED_MS
+        return bool(await redis_async.client().set(key, b"1", nx=True, px=window))
     except (redis.RedisError, OSError):
         return True
-
-
-_clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> client
-
-
-def _redis() -> redis.asyncio.Redis:
-    """One Redis client (and connection pool) per event loop, made on first use."""
-    loop = asyncio.get_running_loop()
-    if loop not in _clients:
-        _clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_timeout=1)
-    return _clients[loop]
 
 
 def standings_message(code: str) -> dict | None:

@@ -6,8 +6,8 @@ player reads its board from "go" and plays pairs the engine allows on that board
 free matching pair, not a plan), one every PACE seconds on average. Afterwards every
 acknowledged move is checked against the database: none lost, none doubled.
 
-Start the site first (see docs/PERFORMANCE.md), then, with the same DATABASE_URL and
-REDIS_URL as the site:
+Start the site first (see docs/PERFORMANCE.md) with SOCKETS_PER_ADDRESS=0 (every player
+here comes from one address), then, with the same DATABASE_URL and REDIS_URL as the site:
 
     .venv/bin/python bench/load/run.py --players 1000 --url http://127.0.0.1:8200
 """
@@ -174,6 +174,11 @@ class Client:
         elif kind == "go":
             self.position = position_from_board(message["board"])
             self.went.set()
+        elif message.get("code") == "too_many_sockets":  # all players share one address
+            raise SystemExit(
+                f"refused by the socket cap: {message['message']} (start the site"
+                " with SOCKETS_PER_ADDRESS=0 for a load run)"
+            )
         waiting = self.pending.pop(message.get("id"), None)
         if waiting is not None and not waiting[1].done():  # not given up on (timeout)
             waiting[1].set_result((message, time.perf_counter() - waiting[0]))

@@ -38,8 +38,10 @@
       waiting.forEach(send);
     });
     socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (event) => {
       $("connection").textContent = T.reconnecting;
+      // Refused for too many sockets (its error says why): wait the longest.
+      if (event.code === 4429) retryMs = 8000;
       setTimeout(connect, retryMs);
       retryMs = Math.min(retryMs * 2, 8000);
     });
