@@ -44,7 +44,8 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _start(port: int, folder: Path) -> subprocess.Popen:
+def start_server(port: int, folder: Path) -> subprocess.Popen:
+    """redis-server on 127.0.0.1:port, keeping nothing on disk; returns once it answers."""
     command = [
         redis_server_binary(),
         "--port",
@@ -89,7 +90,7 @@ def ensure_running(folder: Path) -> str:
         if port and _answers_ping(port):
             return f"redis://127.0.0.1:{port}/0"
     port = _free_port()
-    process = _start(port, folder)
+    process = start_server(port, folder)
     port_file.write_text(str(port))
     owner_pid = os.getpid()
     # Forked children (uvicorn workers) must not stop their parent's server.

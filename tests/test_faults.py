@@ -1,7 +1,7 @@
 """Faults that CI can stage honestly: a part the site needs is unreachable (nothing
-listens on its port, or PostgreSQL refuses the database). The long drills (kill -9 the
-web server, restart Redis or PostgreSQL) are scripts in bench/drills, with results in
-docs/PERFORMANCE.md."""
+listens on its port, or PostgreSQL refuses the database). The web server killed and
+Redis killed under a running race are in test_drills.py; the long drills under load are
+scripts in bench/drills, with results in docs/PERFORMANCE.md."""
 
 import time
 

@@ -1,0 +1,180 @@
+"""Real processes for the fault drills in CI (tests/test_drills.py): the site's web server
+as `serve` runs it (uvicorn, two worker processes, its own process group, so that
+`kill -9` takes all of it), a private Redis that a test may stop, and a player's socket
+from a real websocket client."""
+
+import asyncio
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from django.conf import settings
+from django.db import connection
+from websockets.asyncio.client import connect
+
+from mahjong import embedded_redis
+from rooms.client_board import a_legal_pair, position_from_json
+from tests.conftest import free_port
+from tests.rooms_helpers import cookie_for
+
+ROOT = Path(__file__).resolve().parent.parent
+START_SECONDS = 30
+
+
+def database_url_of_this_test() -> str:
+    """The URL of the database this test writes to, for the server's own processes."""
+    db = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{db['NAME']}"
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db["PASSWORD"] else "")
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+class WebServer:
+    """uvicorn with the site, in processes of its own, on a port that stays the same
+    across restarts (so clients reconnect to the same address)."""
+
+    def __init__(self, folder: Path, redis_url: str):
+        self.port = free_port()
+        self.url = f"ws://127.0.0.1:{self.port}"
+        self.log = folder / "web.log"
+        self.env = {
+            **os.environ,
+            "DATABASE_URL": database_url_of_this_test(),
+            "REDIS_URL": redis_url,
+            "CHANNEL_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
+            "SECRET_KEY": settings.SECRET_KEY,  # the device cookies this test signs
+            "DB_CONN_MAX_AGE": "0",  # nothing left connected to the test database
+        }
+        self.process = None
+
+    def start(self) -> None:
+        argv = [
+            *(sys.executable, "-m", "uvicorn", "mahjong.asgi:application"),
+            *("--host", "127.0.0.1", "--port", str(self.port), "--workers", "2"),
+        ]
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(
+                argv, cwd=ROOT, env=self.env, stdout=log, stderr=log, start_new_session=True
+            )
+        deadline = time.monotonic() + START_SECONDS
+        while not _answers_http(self.port):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the web server did not start: {self.log.read_text()}")
+            time.sleep(0.05)
+
+    def kill(self, signum=signal.SIGKILL) -> None:
+        """The whole process group (the supervisor and both workers) at once."""
+        os.killpg(self.process.pid, signum)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.kill(signal.SIGTERM)
+
+
+def _answers_http(port: int) -> bool:
+    """A worker answers (the port alone is not enough: the supervisor holds it while its
+    workers start)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=2) as conn:
+            conn.sendall(b"GET /no-such-page HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n")
+            return conn.recv(16).startswith(b"HTTP/")
+    except OSError:
+        return False
+
+
+class PrivateRedis:
+    """A redis-server of this test's own, which it may stop and start again."""
+
+    def __init__(self, folder: Path):
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.folder = folder
+        self.process = None
+
+    def start(self) -> None:
+        self.process = embedded_redis.start_server(self.port, self.folder)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait(10)
+
+
+class Player:
+    """One player's socket, as the room page uses it: pairs sent with the count they
+    follow, answers matched by id, everything else kept in `seen`."""
+
+    def __init__(self, server: WebServer, code: str, player):
+        self.server, self.code, self.cookie = server, code, cookie_for(player)
+        self.ws = None
+        self.position = None
+        self.count = 0  # pairs acknowledged (or, after a resync, stored)
+        self.seen: list[dict] = []
+        self.answers: dict[int, asyncio.Future] = {}
+        self.next_id = 0
+
+    async def connect(self) -> dict:
+        """Opens the socket and resyncs from its snapshot (board and count)."""
+        self.ws = await connect(
+            f"{self.server.url}/ws/rooms/{self.code}/",
+            origin=f"http://127.0.0.1:{self.server.port}",
+            additional_headers={"Cookie": self.cookie},
+        )
+        self.reader = asyncio.create_task(self._read())
+        snapshot = await self.wait_for("snapshot")
+        entry = snapshot["entry"]
+        self.position = position_from_json(entry["board"])
+        self.count = entry["pairs_removed"]
+        return snapshot
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                message = json.loads(raw)
+                waiting = self.answers.pop(message.get("id"), None)
+                if waiting is not None:
+                    waiting.set_result(message)
+                else:
+                    self.seen.append(message)
+        except Exception:  # the server went away: nobody answers what is pending
+            pass
+        for waiting in self.answers.values():
+            waiting.cancel()
+        self.answers.clear()
+
+    async def wait_for(self, kind: str, timeout: float = 15) -> dict:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for message in self.seen:
+                if message["type"] == kind:
+                    self.seen.remove(message)
+                    return message
+            await asyncio.sleep(0.02)
+        raise AssertionError(f"no {kind} within {timeout} s; saw {self.seen}")
+
+    async def ask(self, **message) -> dict:
+        self.next_id += 1
+        message["id"] = self.next_id
+        answer = self.answers[self.next_id] = asyncio.get_running_loop().create_future()
+        await self.ws.send(json.dumps(message))
+        return await asyncio.wait_for(answer, 10)
+
+    async def play_pair(self) -> dict:
+        """A legal pair of its board, acknowledged or refused (then raises)."""
+        pair = a_legal_pair(self.position)
+        answer = await self.ask(type="move", tiles=list(pair), n=self.count)
+        assert answer["type"] == "ack", answer
+        self.position = self.position.remove(*pair)
+        self.count = answer["pairs_removed"]
+        return answer
+
+    async def close(self) -> None:
+        await self.ws.close()
+        await self.reader
