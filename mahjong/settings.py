@@ -145,7 +145,9 @@ SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
 # Threads (and database connections) per web process for the sockets' database work.
 SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 16)
 # A room's live standings go out at most once in this many ms (rooms/standings_feed.py).
-STANDINGS_FEED_MS = env_int("STANDINGS_FEED_MS", 250)
+# Twice a second: at 1,000 players, 250 ms cost 13% more CPU per pair and doubled the
+# pairs' ack p99 (docs/PERFORMANCE.md, fifth round); a progress panel does not need more.
+STANDINGS_FEED_MS = env_int("STANDINGS_FEED_MS", 500)
 DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowers option
 
 # The ranked queue starts a race of at least two this long after its oldest joined.
