@@ -178,3 +178,11 @@ class Player:
     async def close(self) -> None:
         await self.ws.close()
         await self.reader
+
+
+async def connected_players(server: WebServer, code: str, people) -> list[Player]:
+    """A socket open for each of `people` in the room, each resynced from its snapshot."""
+    players = [Player(server, code, person) for person in people]
+    for player in players:
+        await player.connect()
+    return players

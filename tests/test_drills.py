@@ -10,7 +10,7 @@ import pytest
 
 from rooms import actions
 from rooms.models import Entry, Move
-from tests.drill_helpers import Player, PrivateRedis, WebServer
+from tests.drill_helpers import PrivateRedis, WebServer, connected_players
 from tests.rooms_helpers import db, room_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,9 +44,8 @@ async def test_the_web_server_killed_mid_race_loses_no_acknowledged_pair(
     server = WebServer(tmp_path, settings.REDIS_URL)
     server.start()
     try:
-        players = [Player(server, room.code, person) for person in people]
+        players = await connected_players(server, room.code, people)
         for player in players:
-            await player.connect()
             for _ in range(3):
                 await player.play_pair()
         # A pair from each in flight as every web process dies at once.
@@ -81,9 +80,8 @@ async def test_with_redis_killed_and_back_no_pair_is_refused_and_the_race_ends_l
     server = WebServer(tmp_path, redis.url)
     server.start()
     try:
-        players = [Player(server, room.code, person) for person in people]
+        players = await connected_players(server, room.code, people)
         for player in players:
-            await player.connect()
             await player.play_pair()
         await players[1].wait_for("standings")  # the live panel runs through Redis
         redis.stop()
