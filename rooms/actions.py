@@ -413,19 +413,48 @@ def _every_human_done(race: Race) -> bool:
     return not humans_playing.exists()
 
 
-@race_action
 def use_hint(player, code, now=None) -> tuple[int, int] | None:
-    """The hinted pair (SPEC §4), shown to this player only; counted against the limit."""
-    room, entry = _room_and_playing_entry(code, player, now)
-    if entry.hints_used >= entry.race.rules["hints"]:
-        raise RoomError(_("no hints left"), "no_hints")
-    found = engine_hint(position_of(entry), time_limit=HINT_TIME_LIMIT_SECONDS)
+    """The hinted pair (SPEC §4), shown to this player only; counted against the limit.
+
+    The solver may think for up to HINT_TIME_LIMIT_SECONDS, so it thinks with no lock
+    held: the room's lock orders every pair of the room, and a hint inside it held them
+    all up for that long. The board is read (and the request checked) in one short
+    transaction, the hint counted in another if the board is still the one thought on."""
+    board = _hint_board(player, code, now=now)
+    found = engine_hint(position_of(board), time_limit=HINT_TIME_LIMIT_SECONDS)
     if found.pair is None:
         raise RoomError(_("no pair can be played: shuffle or give up"), "blocked")
+    return _count_hint(player, code, _board_state(board), found.pair, now=now)
+
+
+@race_action
+def _hint_board(player, code, now=None) -> Entry:
+    room, entry = _room_and_playing_entry(code, player, now)
+    _check_hints_left(entry)
+    return entry
+
+
+@race_action
+def _count_hint(player, code, thought_on: tuple, pair, now=None) -> tuple[int, int]:
+    room, entry = _room_and_playing_entry(code, player, now)
+    _check_hints_left(entry)
+    if _board_state(entry) != thought_on:  # a pair or a shuffle came in meanwhile
+        raise RoomError(_("the board changed while the hint was found: ask again"), "stale")
     entry.hints_used += 1
     _acted(entry, now, by_cpu=False)
     entry.save(update_fields=["hints_used", "last_action_at", "cpu_control"])
-    return found.pair
+    return pair
+
+
+def _check_hints_left(entry: Entry) -> None:
+    if entry.hints_used >= entry.race.rules["hints"]:
+        raise RoomError(_("no hints left"), "no_hints")
+
+
+def _board_state(entry: Entry) -> tuple:
+    """What a board's next move depends on: its tiles and how many pairs and shuffles it
+    has had (a shuffle moves faces, and may move tiles)."""
+    return entry.alive, entry.pairs_removed, entry.shuffles_used
 
 
 @race_action
@@ -491,11 +520,61 @@ def _cpu_profile(entry: Entry) -> cpu.Profile:
     return cpu.PROFILES.get(entry.seat.cpu_level, cpu.PROFILES["steady"])
 
 
-@race_action
 def cpu_act(player, code, seat_id, step, now=None) -> Entry | None:
-    """One step of a CPU seat (or of a CPU standing in for an away human): think, act
-    through the same write paths as humans, and schedule the next step. Runs only as the
-    board's step cpu_step + 1: a duplicate or stale delivery does nothing."""
+    """One step of a CPU seat (or of a CPU standing in for an away human): look at the
+    board, think, act through the same write paths as humans, and schedule the next step.
+    Runs only as the board's step cpu_step + 1: a duplicate or stale delivery does nothing.
+
+    It thinks with no lock held: its solver may take PLAN_TIME_LIMIT_SECONDS, and the
+    room's lock orders every pair of the room (inside it, a room of CPUs held its humans'
+    pairs up). The board is read in one short transaction and the move made in another,
+    if the step is still due and the board still the one thought on."""
+    entry = _cpu_board(player, code, seat_id, step, now=now)
+    if entry is None:
+        return None
+    rng = random.Random(f"{entry.pk}:{step}")
+    shuffles_left = entry.race.rules["shuffles"] - entry.shuffles_used
+    decision = cpu.choose(position_of(entry), _cpu_profile(entry), shuffles_left, rng)
+    return _cpu_play(player, code, seat_id, step, _board_state(entry), decision, rng, now=now)
+
+
+@race_action
+def _cpu_board(player, code, seat_id, step, now=None) -> Entry | None:
+    """The board of a CPU step that is due and may play now, else None (a step too early
+    for the board is moved to when it takes taps)."""
+    found = _cpu_entry(code, seat_id, step, now)
+    if found is None:
+        return None
+    room, entry = found
+    wait = max(entry.race.go_at, entry.penalty_until or entry.race.go_at) - now
+    if wait.total_seconds() <= 0:
+        return entry
+    entry.cpu_step = step
+    entry.save(update_fields=["cpu_step"])
+    schedule_cpu_step(code, seat_id, step + 1, wait.total_seconds() / settings.CPU_DELAY_SCALE)
+    return None
+
+
+@race_action
+def _cpu_play(player, code, seat_id, step, thought_on, decision, rng, now=None):
+    found = _cpu_entry(code, seat_id, step, now)
+    if found is None:
+        return None
+    room, entry = found
+    if _board_state(entry) != thought_on:
+        return None  # the human came back and played: the chain ends (as with cpu_control)
+    entry.cpu_step = step
+    profile = _cpu_profile(entry)
+    entry = _cpu_move(room, entry, decision, now)
+    if entry.status == Entry.Status.PLAYING:
+        open_pairs = len(position_of(entry).playable_pairs())
+        schedule_cpu_step(code, seat_id, step + 1, cpu.think_seconds(profile, open_pairs, rng))
+    return entry
+
+
+def _cpu_entry(code: str, seat_id: int, step: int, now) -> tuple[Room, Entry] | None:
+    """The room and the CPU's board, both locked, when this step is the board's next one
+    and a CPU plays it; None otherwise."""
     room = locked_room(code)
     race = room.current_race()
     if race is None or race.status != Race.Status.RUNNING:
@@ -508,24 +587,10 @@ def cpu_act(player, code, seat_id, step, now=None) -> Entry | None:
         return None
     if not (entry.seat.is_cpu or entry.cpu_control):
         return None  # the human is back
-    entry.cpu_step = step
-    profile = _cpu_profile(entry)
-    rng = random.Random(f"{entry.pk}:{step}")
-    wait = max(race.go_at, entry.penalty_until or race.go_at) - now
-    if wait.total_seconds() > 0:  # too early: try again when the board takes taps
-        entry.save(update_fields=["cpu_step"])
-        schedule_cpu_step(code, seat_id, step + 1, wait.total_seconds() / settings.CPU_DELAY_SCALE)
-        return entry
-    entry = _cpu_move(room, entry, profile, now, rng)
-    if entry.status == Entry.Status.PLAYING:
-        open_pairs = len(position_of(entry).playable_pairs())
-        schedule_cpu_step(code, seat_id, step + 1, cpu.think_seconds(profile, open_pairs, rng))
-    return entry
+    return room, entry
 
 
-def _cpu_move(room: Room, entry: Entry, profile, now, rng) -> Entry:
-    shuffles_left = entry.race.rules["shuffles"] - entry.shuffles_used
-    decision = cpu.choose(position_of(entry), profile, shuffles_left, rng)
+def _cpu_move(room: Room, entry: Entry, decision: cpu.Decision, now) -> Entry:
     if decision.kind == "pair":
         i, j = decision.pair
         return remove_pair(room, entry, i, j, entry.pairs_removed, now, by_cpu=True)

@@ -1,0 +1,138 @@
+"""A hint or a CPU's plan may keep the solver busy up to its time limit; the other
+players of the room must not wait for it. Their pairs are ordered by the room's lock,
+and thinking holds no lock (rooms.actions.use_hint, cpu_act). Real threads, each with
+its own database connection, on a board the solver cannot decide within the limit."""
+
+import itertools
+import random
+import threading
+import time
+from datetime import timedelta
+
+import pytest
+from django.db import connection
+
+from mahjong.engine import full_set
+from rooms import actions, cpu
+from rooms.boards import deal_for, position_of
+from rooms.models import Entry
+from tests.rooms_helpers import room_with
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+# A random turtle deal (the benchmark's deal 668: the tile set shuffled by
+# random.Random(668)) that the solver needs seconds for (docs/ENGINE.md).
+HARD_DEAL = 668
+
+
+def turtle_race(*nicknames, cpus=()):
+    room, people = room_with(*nicknames, cpus=cpus)
+    actions.update_rules(people[0], room.code, {"level": "hard", "flowers": True})
+    race = actions.start_race(people[0], room.code, seed=5)
+    return room, people, race
+
+
+def give_hard_board(entry: Entry) -> None:
+    faces = full_set()
+    random.Random(HARD_DEAL).shuffle(faces)
+    entry.faces = list(faces)
+    entry.save(update_fields=["faces"])
+
+
+def in_thread(work, done: dict) -> threading.Thread:
+    """`work` in a thread with its own connection; `done` gets its answer and when."""
+
+    def run():
+        started = time.perf_counter()
+        try:
+            done["answer"] = work()
+        finally:
+            done["at"] = time.perf_counter()
+            done["took"] = done["at"] - started
+            connection.close()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def first_pair(entry: Entry) -> list[int]:
+    return sorted(deal_for(entry.code).plan[0])
+
+
+def test_a_pair_is_answered_while_another_players_hint_is_still_worked_out():
+    room, (ana, bo), race = turtle_race("Ana", "Bo")
+    now = race.go_at + timedelta(seconds=1)
+    give_hard_board(race.entries.get(seat__player=ana))
+    bo_entry = race.entries.get(seat__player=bo)
+    hint = {}
+    thinking = in_thread(lambda: actions.use_hint(ana, room.code, now=now), hint)
+    time.sleep(0.1)
+    try:
+        actions.play_pair(bo, room.code, first_pair(bo_entry), 0, now=now)
+        pair_at = time.perf_counter()
+    finally:
+        thinking.join()
+    assert hint["took"] >= actions.HINT_TIME_LIMIT_SECONDS * 0.9  # it did think that long
+    assert pair_at < hint["at"]  # and Bo's pair did not wait for it
+    assert len(hint["answer"]) == 2
+    assert Entry.objects.get(seat__player=ana).hints_used == 1
+    assert Entry.objects.get(pk=bo_entry.pk).pairs_removed == 1
+
+
+def test_a_pair_is_answered_while_a_cpu_of_the_room_is_still_thinking():
+    room, (ana,), race = turtle_race("Ana", cpus=["sharp"])
+    now = race.go_at + timedelta(seconds=1)
+    cpu_entry = race.entries.get(seat__cpu_level="sharp")
+    give_hard_board(cpu_entry)
+    # A step whose draw sends the CPU to its solver (a sharp CPU does so 97% of the time).
+    step = next(
+        s
+        for s in itertools.count(1)
+        if random.Random(f"{cpu_entry.pk}:{s}").random() < cpu.PROFILES["sharp"].plan_share
+    )
+    Entry.objects.filter(pk=cpu_entry.pk).update(cpu_step=step - 1)
+    ana_entry = race.entries.get(seat__player=ana)
+    step_done = {}
+    thinking = in_thread(
+        lambda: actions.cpu_act(None, room.code, cpu_entry.seat_id, step, now=now), step_done
+    )
+    time.sleep(0.05)
+    try:
+        actions.play_pair(ana, room.code, first_pair(ana_entry), 0, now=now)
+        pair_at = time.perf_counter()
+    finally:
+        thinking.join()
+    assert step_done["took"] >= cpu.PLAN_TIME_LIMIT_SECONDS * 0.9  # it did think that long
+    assert pair_at < step_done["at"]  # and Ana's pair did not wait for it
+    assert step_done["answer"].pairs_removed == 1  # the CPU then played its step
+    assert Entry.objects.get(pk=ana_entry.pk).pairs_removed == 1
+
+
+def test_a_hint_worked_out_on_a_board_that_changed_meanwhile_is_not_counted():
+    room, (ana,), race = turtle_race("Ana")
+    now = race.go_at + timedelta(seconds=1)
+    entry = race.entries.get(seat__player=ana)
+    give_hard_board(entry)
+    hint = {}
+    thinking = in_thread(lambda: _refusal(actions.use_hint, ana, room.code, now=now), hint)
+    time.sleep(0.1)
+    try:  # the same player's other tab plays a pair meanwhile
+        free_pair = _a_playable_pair(entry)
+        actions.play_pair(ana, room.code, free_pair, 0, now=now)
+    finally:
+        thinking.join()
+    assert hint["answer"] == "stale"
+    assert Entry.objects.get(pk=entry.pk).hints_used == 0
+
+
+def _refusal(action, *args, **kwargs):
+    try:
+        action(*args, **kwargs)
+    except actions.RoomError as refused:
+        return refused.code
+    return None
+
+
+def _a_playable_pair(entry: Entry) -> list[int]:
+    return sorted(position_of(Entry.objects.get(pk=entry.pk)).playable_pairs()[0])
