@@ -152,17 +152,33 @@ def undo(player: Player, game_id, move_number) -> MoveResult:
     return MoveResult(game, position_of(game))
 
 
-@transaction.atomic
 def use_hint(player: Player, game_id) -> tuple[SoloGame, Hint]:
-    """SPEC §4: the next pair of a winning plan, else any playable pair; counted if any."""
+    """SPEC §4: the next pair of a winning plan, else any playable pair; counted if any.
+    The solver thinks (up to HINT_TIME_LIMIT_SECONDS) with no transaction open: on SQLite
+    an open one holds the whole database's write lock, every race's pairs included."""
+    game = _hint_game(player, game_id)
+    hint = engine_hint(position_of(game), time_limit=HINT_TIME_LIMIT_SECONDS)
+    if hint.pair is None:
+        return game, hint
+    return _count_hint(player, game_id, game.moves), hint
+
+
+@transaction.atomic
+def _hint_game(player: Player, game_id) -> SoloGame:
     game = _locked_game(player, game_id)
     if game.paused:
         raise PracticeError(_("the game is paused"))
-    hint = engine_hint(position_of(game), time_limit=HINT_TIME_LIMIT_SECONDS)
-    if hint.pair is not None:
-        game.hints_used += 1
-        game.save(update_fields=["hints_used"])
-    return game, hint
+    return game
+
+
+@transaction.atomic
+def _count_hint(player: Player, game_id, thought_on: list) -> SoloGame:
+    game = _hint_game(player, game_id)
+    if game.moves != thought_on:  # a pair or an undo came in meanwhile
+        raise PracticeError(_("the board changed while the hint was found: ask again"))
+    game.hints_used += 1
+    game.save(update_fields=["hints_used"])
+    return game
 
 
 @transaction.atomic
