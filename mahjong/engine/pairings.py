@@ -56,6 +56,7 @@ class PairingSearch:
         self.cell = [1 << c for c in grid.cell_of_tile]
         self.tile_at = {c: i for i, c in enumerate(grid.cell_of_tile)}
         self.table = grid.to_cells(alive)
+        self.spans = grid.spans_for(self.table)  # every trial's table is reached from it
         # Groups: tiles that count on each other as classmates. An open class is one group;
         # a chosen pairing makes each pair its own group.
         self.group_at = [0] * grid.cells_total  # per grid cell, as relaxed.py's class_at
@@ -343,14 +344,13 @@ class PairingSearch:
         self.checks += 1
         group_at, group_cells = self.group_at, self.group_cells
         grid = self.grid
-        row, layer, spans, below = grid.row, grid.layer, grid.spans, grid.below
+        row, layer, spans, below = grid.row, grid.layer, self.spans, grid.below
         while table & goal:
-            above = table >> layer
+            rows = table | table << row | table >> row
+            above = rows >> layer
             for span in spans:
                 above |= above >> span
             above |= above << 1 | above >> 1
-            above |= above << row | above >> row
-            rows = table | table << row | table >> row
             free = table & ~(above | rows << 2 & rows >> 2)
             fresh = free & ~reach
             if snaps is not None:

@@ -179,6 +179,7 @@ class Solver:
         """
         free = self.layout.free_mask(alive)
         cells = self.relaxed.cells(alive)
+        self.relaxed.start(alive)
         pairs = self._fixed(alive)[1]
         for round_number, budget in enumerate(RESTART_BUDGETS):
             self._noise = round_number * NOISE_STRIDE if round_number else None
