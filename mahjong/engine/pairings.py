@@ -285,7 +285,7 @@ class PairingSearch:
         snap = snaps[start]
         reach = snap[1]
         seen = snap[3][:]
-        ready = snap[2] & ~self.class_cells[k]
+        ready = snap[2] ^ (snap[2] & self.class_cells[k])
         group_at = self.group_at
         for gid, pair_cells, a, b in info:
             seen[gid] = n = (reach & pair_cells).bit_count()
@@ -351,12 +351,13 @@ class PairingSearch:
             for span in spans:
                 above |= above >> span
             above |= above << 1 | above >> 1
-            free = table & ~(above | rows << 2 & rows >> 2)
-            fresh = free & ~reach
+            # (a ^ (a & b) rather than a & ~b: a negative operand costs twice as much.)
+            free = table ^ (table & (above | rows << 2 & rows >> 2))
+            fresh = free ^ (free & reach)
             if snaps is not None:
                 snap = [table, reach, ready, seen[:], 0]
             reach |= fresh
-            fresh &= ~ready
+            fresh ^= fresh & ready
             while fresh:
                 top = fresh.bit_length() - 1
                 fresh &= below[top]
@@ -370,7 +371,7 @@ class PairingSearch:
             if snaps is not None:
                 snap[4] = gone
                 snaps.append(snap)
-            table &= ~gone
+            table ^= gone  # (gone is on the table)
             rounds += 1
         return rounds
 

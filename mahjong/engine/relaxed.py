@@ -149,7 +149,7 @@ class _Grid:
         above |= above << 1 | above >> 1
         # Something on the left of a cell = a tile two cells left, in its row or the next
         # one up or down; on the right the same, two cells right.
-        return table & ~(above | rows << 2 & rows >> 2)
+        return table ^ (table & (above | rows << 2 & rows >> 2))
 
     def spans_for(self, table: int) -> tuple[int, ...]:
         """The layer shifts that spread "what lies one layer up" to "what lies any layer
@@ -190,10 +190,11 @@ class _Grid:
             for span in spans:
                 above |= above >> span
             above |= above << 1 | above >> 1
-            free = table & ~(above | rows << 2 & rows >> 2)
-            fresh = free & ~reach
+            # (a ^ (a & b) rather than a & ~b: a negative operand costs twice as much.)
+            free = table ^ (table & (above | rows << 2 & rows >> 2))
+            fresh = free ^ (free & reach)
             reach |= fresh
-            fresh &= ~ready
+            fresh ^= fresh & ready
             while fresh:
                 top = fresh.bit_length() - 1
                 fresh &= below[top]
@@ -204,7 +205,7 @@ class _Grid:
             gone = free & ready
             if not gone:
                 return False
-            table &= ~gone
+            table ^= gone  # (gone is on the table)
         return True
 
 

@@ -270,7 +270,7 @@ class Solver:
         cell = relaxed.cell_of_tile
         for a, b, child_free, rest in self._moves(alive, free, pairs):
             child = alive & ~(1 << a | 1 << b)
-            child_cells = cells & ~(cell[a] | cell[b])
+            child_cells = cells ^ (cell[a] | cell[b])  # both on the table
             # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
             if rest and not relaxed.passes_after(child, child_free, child_cells, rest):
                 dead.add(child)
