@@ -362,9 +362,10 @@ class PairingSearch:
                 top = fresh.bit_length() - 1
                 fresh &= below[top]
                 k = group_at[top]
-                seen[k] += 1
-                if seen[k] == 2:
+                if seen[k]:  # the second reached (groups not ready have seen 0 or 1)
                     ready |= group_cells[k]
+                else:
+                    seen[k] = 1
             gone = free & ready
             if not gone:
                 return None

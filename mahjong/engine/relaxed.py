@@ -180,7 +180,7 @@ class _Grid:
         row, layer = self.row, self.layer
         if spans is None:
             spans = self.spans
-        seen = [0] * len(class_cells)  # per class: how many of its tiles were reached
+        seen = [0] * len(class_cells)  # per class: 1 once one of its tiles was reached
         ready = 0  # cells of classes with two tiles reached: those may leave when free
         reach = 0
         while table & goal_cells:
@@ -199,9 +199,10 @@ class _Grid:
                 top = fresh.bit_length() - 1
                 fresh &= below[top]
                 k = class_at[top]
-                seen[k] += 1
-                if seen[k] == 2:
+                if seen[k]:  # the second reached: the class is ready
                     ready |= class_cells[k]
+                else:
+                    seen[k] = 1
             gone = free & ready
             if not gone:
                 return False
