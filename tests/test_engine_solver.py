@@ -112,7 +112,7 @@ def test_the_move_list_gives_each_move_the_free_mask_after_it(number, seed, play
         assert fixed[1] == sum(fixed[0])
         legal = {frozenset(p) for p in position.playable_pairs()}
         moves = solver._moves(alive, free, fixed[1])
-        for a, b, child_free, _rest in moves:
+        for _score, a, b, child_free, _rest in moves:
             assert frozenset((a, b)) in legal
             assert child_free == layout.free_mask(alive & ~(1 << a | 1 << b))
         if not legal:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from itertools import combinations
 
 from .layout import Layout, bits
 from .pairings import PairingRace
@@ -112,6 +113,9 @@ class Solver:
         # Per tile: what removing it alone frees, keyed by the tiles around it on the table
         # (those in `_hood`): the same neighbourhood comes back again and again in a search.
         self._hood = _hoods(layout)
+        # Per number of free tiles in a class: the pairs of their positions (Solver._moves).
+        most = max((m.bit_count() for m in self.class_masks), default=0)
+        self._index_pairs = [tuple(combinations(range(n), 2)) for n in range(most + 1)]
         self._freed_by: list[dict[int, int]] = [{} for _ in range(n)]
         self._freed_count = 0
         self.nodes = 0
@@ -268,18 +272,18 @@ class Solver:
             dead.add(entry_alive)
             return False
         cell = relaxed.cell_of_tile
-        for a, b, child_free, rest in self._moves(alive, free, pairs):
-            child = alive & ~(1 << a | 1 << b)
+        for _, a, b, child_free, rest in self._moves(alive, free, pairs):
+            child = alive ^ (1 << a | 1 << b)  # x ^ y, not x & ~y (y in x): cheaper
             child_cells = cells ^ (cell[a] | cell[b])  # both on the table
             # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
             if rest and not relaxed.passes_after(child, child_free, child_cells, rest):
                 dead.add(child)
                 continue
             path.append((a, b))
-            child_pairs = pairs & ~class_of[a]
+            child_pairs = pairs ^ (pairs & class_of[a])
             if rest and rest.bit_count() == 2:
                 child_pairs |= rest
-            check = child_free & ~free | rest
+            check = child_free ^ (child_free & free) | rest
             if self._search(child, child_free, child_cells, child_pairs, path, check):
                 return True
             path.pop()
@@ -288,8 +292,9 @@ class Solver:
         del path[mark:]
         return False
 
-    def _moves(self, alive: int, free: int, pairs: int) -> list[tuple[int, int, int]]:
-        """Playable pairs worth trying, best first, each with the free mask after it.
+    def _moves(self, alive: int, free: int, pairs: int) -> list[tuple[int, ...]]:
+        """Playable pairs worth trying, best first, as (score, a, b, the free mask after the
+        move, the tiles it leaves of its class).
 
         Pairs that would lock their class are left out. Best = frees the most tiles, then
         holds the most down; on restarts a little noise varies the order among near ties.
@@ -306,6 +311,7 @@ class Solver:
             noise_table = _noise_table()
         fixed = None  # the last pairs of the classes with two tiles left (`pairs`), listed
         freed_by, hood = self._freed_by, self._hood
+        index_pairs = self._index_pairs
         if self._freed_count > FREED_MEMO:
             self._freed_by = freed_by = [{} for _ in freed_by]
             self._freed_count = 0
@@ -315,13 +321,12 @@ class Solver:
             if not f & (f - 1):
                 continue
             tiles = []
+            gains = []  # what each tile alone would free: known for the tiles around it
             while f:
                 low = f & -f
-                tiles.append(low.bit_length() - 1)
                 f ^= low
-            # What each tile alone would free: known for the tiles around it (`_hood`).
-            gains = []
-            for t in tiles:
+                t = low.bit_length() - 1
+                tiles.append(t)
                 seen = freed_by[t]
                 key = alive & hood[t]
                 gain = seen.get(key)
@@ -330,57 +335,57 @@ class Solver:
                     seen[key] = gain
                 gains.append(gain)
             rest_all = alive & m
-            for k, a in enumerate(tiles):
-                gain_a = gains[k]
-                for kb in range(k + 1, len(tiles)):
-                    b = tiles[kb]
-                    gone = 1 << a | 1 << b
-                    rest = rest_all & ~gone
-                    last_pair = rest and rest.bit_count() == 2
-                    if last_pair:
-                        # Precedence.locked, its quick answers written out.
-                        need = known.get(rest)
-                        if need is None:
-                            need = before(rest)
-                        if need & rest:
+            # One flat loop over the pairs of free tiles (mostly just one pair).
+            for ka, kb in index_pairs[len(tiles)]:
+                a = tiles[ka]
+                b = tiles[kb]
+                gone = 1 << a | 1 << b
+                rest = rest_all ^ gone
+                last_pair = rest and rest.bit_count() == 2
+                if last_pair:
+                    # Precedence.locked, its quick answers written out.
+                    need = known.get(rest)
+                    if need is None:
+                        need = before(rest)
+                    if need & rest:
+                        continue
+                    if need & pairs & ~rest:
+                        if fixed is None:
+                            fixed = [p for q in masks if (p := pairs & q)]
+                        if locked(rest, fixed, pairs):
                             continue
-                        if need & pairs & ~rest:
-                            if fixed is None:
-                                fixed = [p for q in masks if (p := pairs & q)]
-                            if locked(rest, fixed, pairs):
-                                continue
-                    child_alive = alive & ~gone
-                    child_free = free & child_alive
-                    if not affects[a] & affects[b]:
-                        # No tile waits on both: what each frees alone, together.
-                        gain = gain_a | gains[kb]
-                        child_free |= gain
-                        freed = gain.bit_count()
-                    else:
-                        # The free mask after the move (as Layout.update_free, written out).
-                        todo = (affects[a] | affects[b]) & child_alive & ~free
-                        freed = 0
-                        while todo:
-                            low = todo & -todo
-                            todo ^= low
-                            i = low.bit_length() - 1
-                            if not child_alive & covers[i] and (
-                                not child_alive & left[i] or not child_alive & right[i]
-                            ):
-                                child_free |= low
-                                freed += 1
-                    score = freed * GAIN + weight[a] + weight[b]
-                    if REST_PENALTY and last_pair:
-                        # Leaving a last pair deep in the heap commits it to a long wait.
-                        score -= REST_PENALTY * (need & alive).bit_count()
-                    if noise is not None:
-                        score += noise_table[noise & NOISE_MASK]
-                        noise += 1
-                    moves.append((score, a, b, child_free, rest))
+                child_alive = alive ^ gone
+                child_free = free & child_alive
+                if not affects[a] & affects[b]:
+                    # No tile waits on both: what each frees alone, together.
+                    gain = gains[ka] | gains[kb]
+                    child_free |= gain
+                    freed = gain.bit_count()
+                else:
+                    # The free mask after the move (as Layout.update_free, written out).
+                    todo = (affects[a] | affects[b]) & child_alive & ~free
+                    freed = 0
+                    while todo:
+                        low = todo & -todo
+                        todo ^= low
+                        i = low.bit_length() - 1
+                        if not child_alive & covers[i] and (
+                            not child_alive & left[i] or not child_alive & right[i]
+                        ):
+                            child_free |= low
+                            freed += 1
+                score = freed * GAIN + weight[a] + weight[b]
+                if REST_PENALTY and last_pair:
+                    # Leaving a last pair deep in the heap commits it to a long wait.
+                    score -= REST_PENALTY * (need & alive).bit_count()
+                if noise is not None:
+                    score += noise_table[noise & NOISE_MASK]
+                    noise += 1
+                moves.append((score, a, b, child_free, rest))
         if noise is not None:
             self._noise = noise
         moves.sort(reverse=True)
-        return [move[1:] for move in moves]
+        return moves
 
     def _frees(self, t: int, alive: int, free: int) -> int:
         """The tiles that removing tile t alone would free (t free in `alive`)."""
