@@ -171,8 +171,7 @@ class PairingSearch:
 
     def _first_leave(self, k: int) -> int:
         """The round in which a tile of class k first leaves in the current full pass."""
-        cells = self.group_cells[self.group_ids[(k,)]]
-        return next(r for r, snap in enumerate(self._current_pass()) if snap[4] & cells)
+        return self._leave_rounds(k)[0][0]
 
     def _complete(self, open_: dict[int, list], chosen: dict[int, tuple]) -> bool:
         """Try every open class's best pairing at once (one pass): once the classes left do
@@ -268,7 +267,7 @@ class PairingSearch:
             info = self._pair_info[matching] = self._pairs_of(matching)
         leaves = self._leaves.get(k)
         if leaves is None:
-            leaves = self._leaves[k] = self._leave_rounds(k)
+            leaves = self._leave_rounds(k)
         left = 0
         start = None
         for r, gone in leaves:
@@ -300,17 +299,19 @@ class PairingSearch:
 
     def _leave_rounds(self, k: int) -> list:
         """The rounds of the current pass in which tiles of class k leave, with those tiles'
-        cells, in order."""
+        cells, in order (kept with the pass)."""
         snaps = self._current_pass()
-        cells = self.class_cells[k]
-        out = []
-        for r in range(self._first_leave(k), len(snaps)):
-            gone = snaps[r][4] & cells
-            if gone:
-                out.append((r, gone))
-                cells &= ~gone
-                if not cells:
-                    break
+        out = self._leaves.get(k)
+        if out is None:
+            out = self._leaves[k] = []
+            cells = self.class_cells[k]
+            for r, snap in enumerate(snaps):
+                gone = snap[4] & cells
+                if gone:
+                    out.append((r, gone))
+                    cells ^= gone
+                    if not cells:
+                        break
         return out
 
     def _pairs_of(self, matching) -> list:
