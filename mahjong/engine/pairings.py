@@ -59,7 +59,8 @@ class PairingSearch:
         self.spans = grid.spans_for(self.table)  # every trial's table is reached from it
         # Groups: tiles that count on each other as classmates. An open class is one group;
         # a chosen pairing makes each pair its own group.
-        self.group_at = [0] * grid.cells_total  # per grid cell, as relaxed.py's class_at
+        # Per grid cell c at index c + 1, as relaxed.py's class_at.
+        self.group_at = [0] * (grid.cells_total + 1)
         self.group_cells: list[int] = []
         self.options: dict[int, list] = {}  # open class -> its matchings
         self.group_ids: dict[tuple, int] = {}
@@ -93,7 +94,7 @@ class PairingSearch:
 
     def _set_group(self, tiles, gid: int) -> None:
         for t in tiles:
-            self.group_at[self.grid.cell_of_tile[t]] = gid
+            self.group_at[self.grid.cell_of_tile[t] + 1] = gid
 
     def _apply(self, k: int, matching) -> None:
         self._snaps = None
@@ -315,10 +316,16 @@ class PairingSearch:
         return out
 
     def _pairs_of(self, matching) -> list:
-        """Per pair of a matching: its group, its cells, and the grid cells of its tiles."""
+        """Per pair of a matching: its group, its cells, and its tiles' places in group_at
+        (their grid cells + 1)."""
         at = self.grid.cell_of_tile
         return [
-            (self.group_ids[pair], self.group_cells[self.group_ids[pair]], at[pair[0]], at[pair[1]])
+            (
+                self.group_ids[pair],
+                self.group_cells[self.group_ids[pair]],
+                at[pair[0]] + 1,
+                at[pair[1]] + 1,
+            )
             for pair in matching
         ]
 
@@ -360,7 +367,7 @@ class PairingSearch:
             reach |= fresh
             fresh ^= fresh & ready
             while fresh:
-                top = fresh.bit_length() - 1
+                top = fresh.bit_length()  # its highest cell is top - 1
                 fresh &= below[top]
                 k = group_at[top]
                 if seen[k]:  # the second reached (groups not ready have seen 0 or 1)
@@ -386,7 +393,7 @@ class PairingSearch:
             while gone:
                 low = gone & -gone
                 tile = self.tile_at[low.bit_length() - 1]
-                group = self.group_cells[self.group_at[low.bit_length() - 1]]
+                group = self.group_cells[self.group_at[low.bit_length()]]
                 mate = self.tile_at[(group & ~low).bit_length() - 1]
                 plan.append((tile, mate))
                 gone &= ~group

@@ -113,10 +113,12 @@ class _Grid:
         self.__dict__.update(geometry)
         ids: dict[int, int] = {}
         cells = self.cell_of_tile
-        # Per grid cell (a list, not a dict: indexing is the pass's innermost step).
-        self.class_at = [0] * self.cells_total
+        # Per grid cell c, at index c + 1: the bit length of a table whose highest cell is
+        # c, so that the pass's innermost step indexes with bit_length() as it comes (a
+        # list, not a dict, for the same reason).
+        self.class_at = [0] * (self.cells_total + 1)
         for i, cell in enumerate(cells):
-            self.class_at[cell] = ids.setdefault(class_of_tile[i], len(ids))
+            self.class_at[cell + 1] = ids.setdefault(class_of_tile[i], len(ids))
         self.class_cells = [0] * len(ids)
         for mask, k in ids.items():
             self.class_cells[k] = self.to_cells(mask)
@@ -196,7 +198,7 @@ class _Grid:
             reach |= fresh
             fresh ^= fresh & ready
             while fresh:
-                top = fresh.bit_length() - 1
+                top = fresh.bit_length()  # its highest cell is top - 1
                 fresh &= below[top]
                 k = class_at[top]
                 if seen[k]:  # the second reached: the class is ready
@@ -249,8 +251,9 @@ def _geometry(layout: Layout) -> dict | None:
             "byte_tables": byte_tables,
             # Shifts that spread "one layer up" to "any layer up": 1, 2, 4... layers.
             "spans": tuple(layer << k for k in range(max(0, depth - 2).bit_length())),
-            # below[c]: the cells under c, to drop bit c (and all above it) in one step.
-            "below": [(1 << c) - 1 for c in range(layer * depth + 1)],
+            # below[n]: the cells under cell n - 1, the highest of a table of bit length n,
+            # to drop it in one step.
+            "below": [0] + [(1 << c) - 1 for c in range(layer * depth)],
         }
     if len(_GEOMETRY_CACHE) > 64:
         _GEOMETRY_CACHE.clear()
