@@ -118,3 +118,55 @@ def test_the_move_list_gives_each_move_the_free_mask_after_it(number, seed, play
         if not legal:
             break
         position = position.remove(*rng.choice(sorted(tuple(sorted(p)) for p in legal)))
+
+
+def _locked_by_plain_closure(precedence, pair, fixed) -> bool:
+    """The locked-pair rule as stated: every other last pair that has to leave before what
+    the pair needs joins what it needs, until nothing more joins; locked if that reaches
+    the pair itself."""
+    need = precedence.before(pair)
+    pending = [p for p in fixed if p != pair]
+    joined = True
+    while joined:
+        joined = [p for p in pending if p & need]
+        for p in joined:
+            need |= precedence.before(p)
+            pending.remove(p)
+    return bool(need & pair)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    number=st.sampled_from([0, 3, 4, 13]),
+    seed=st.integers(0, 10**6),
+    played=st.integers(0, 50),
+)
+def test_the_locked_pair_test_follows_every_last_pair_that_must_go_first(number, seed, played):
+    # Random play (not the plan) leaves positions with many last pairs, some locked; the
+    # test reads each tile's last pair off their union and must answer as the rule does,
+    # for the last pairs on the table and for each pairing of a class of four.
+    layout = layout_by_number(number)
+    faces = new_deal(layout, seed).faces
+    solver = Solver(layout, faces)
+    rng = random.Random(seed)
+    position = Position.start(layout, faces)
+    for _ in range(played):
+        legal = sorted(tuple(sorted(p)) for p in position.playable_pairs())
+        if not legal:
+            break
+        position = position.remove(*rng.choice(legal))
+    alive, precedence = position.alive, solver.precedence
+    class_of = solver.relaxed.class_of_tile
+    fixed, union = solver._fixed(alive)
+    for p in fixed:
+        assert precedence.locked(p, union, class_of) == _locked_by_plain_closure(
+            precedence, p, fixed
+        )
+    for m in solver.class_masks:
+        tiles = [t for t in range(len(layout)) if (alive & m) >> t & 1]
+        if len(tiles) == 4:
+            a, b, c, d = (1 << t for t in tiles)
+            for p, q in ((a | b, c | d), (a | c, b | d), (a | d, b | c)):
+                assert precedence.locked(p, union | q, class_of) == _locked_by_plain_closure(
+                    precedence, p, [*fixed, q]
+                )

@@ -141,17 +141,16 @@ class Solver:
             left = bits(alive & m)
             if len(left) % 2 or (len(left) in (2, 4) and not _can_pair(left, under)):
                 return True
-        fixed = [p for p in (alive & m for m in self.class_masks) if p.bit_count() == 2]
-        locked = self.precedence.locked
-        if any(locked(p, fixed) for p in fixed):
+        fixed, union = self._fixed(alive)
+        locked, class_of = self.precedence.locked, self.relaxed.class_of_tile
+        if any(locked(p, union, class_of) for p in fixed):
             return True
         if not self.relaxed.passes(alive, self.layout.free_mask(alive)):
             return True
-        union = sum(fixed)  # with it, locked() answers "no" at once when nothing can follow
         for m in self.class_masks:
             left = bits(alive & m)
             if len(left) == 4 and all(
-                locked(p, [*fixed, q], union | q) or locked(q, [*fixed, p], union | p)
+                locked(p, union | q, class_of) or locked(q, union | p, class_of)
                 for p, q in _pairings(left)
             ):
                 return True
@@ -309,7 +308,7 @@ class Solver:
         noise = self._noise
         if noise is not None:
             noise_table = _noise_table()
-        fixed = None  # the last pairs of the classes with two tiles left (`pairs`), listed
+        class_of = self.relaxed.class_of_tile
         freed_by, hood = self._freed_by, self._hood
         index_pairs = self._index_pairs
         if self._freed_count > FREED_MEMO:
@@ -349,11 +348,8 @@ class Solver:
                         need = before(rest)
                     if need & rest:
                         continue
-                    if need & pairs & ~rest:
-                        if fixed is None:
-                            fixed = [p for q in masks if (p := pairs & q)]
-                        if locked(rest, fixed, pairs):
-                            continue
+                    if need & pairs & ~rest and locked(rest, pairs, class_of):
+                        continue
                 child_alive = alive ^ gone
                 child_free = free & child_alive
                 if not affects[a] & affects[b]:
@@ -502,25 +498,24 @@ class _Precedence:
             self.cache[pair] = found
         return found
 
-    def locked(self, pair: int, fixed: list[int], union: int | None = None) -> bool:
-        """`union` (optional): the union of `fixed`, for the common quick answer."""
+    def locked(self, pair: int, union: int, class_of) -> bool:
+        """Whether `pair` can never leave, given the last pairs known: `union` holds them
+        (each is its tiles in one class; `class_of[t]`: the class mask of tile t), `pair`
+        may be one of them. Follows "must leave before" from the pair through them, one
+        last pair per tile that has to leave first, each once; coming back to the pair is
+        a cycle. (A tile's last pair is read off `union`, so no list of pairs is needed.)"""
         need = self.before(pair)
         if need & pair:
             return True
-        if union is not None and not need & union & ~pair:
-            return False  # no other last pair has to leave first: nothing to follow
-        pending = [p for p in fixed if p != pair]
-        grew = True
-        while grew:
-            grew = False
-            for p in pending:
-                if p & need:
-                    need |= self.before(p)
-                    if need & pair:
-                        return True
-                    pending.remove(p)
-                    grew = True
-                    break
+        done = pair
+        todo = need & union & ~done
+        while todo:
+            p = union & class_of[todo.bit_length() - 1]  # a last pair that must go first
+            done |= p
+            need |= self.before(p)
+            if need & pair:
+                return True
+            todo = need & union & ~done
         return False
 
 
