@@ -92,3 +92,43 @@ def test_grid_free_cells_agree_with_the_tile_rule_on_any_set_of_tiles(number, se
     alive = rng.getrandbits(len(layout)) & rng.getrandbits(len(layout)) | rng.getrandbits(8)
     alive &= layout.full
     assert relaxed.grid.free(relaxed.cells(alive)) == relaxed.cells(layout.free_mask(alive))
+
+
+@settings(max_examples=60, deadline=None)
+@given(number=st.sampled_from([0, 1, 2, 3, 4, 11, 12, 13]), seed=st.integers(0, 10**6))
+def test_the_one_layer_free_test_agrees_with_the_tile_rule_on_positions_reached_by_play(
+    number, seed
+):
+    # Every built-in layout is stacked, and play keeps every tile under a live tile alive,
+    # so the pass may look one layer up only; its free test must still be the rule's.
+    layout = layout_by_number(number)
+    rng = random.Random(seed)
+    relaxed = relaxed_for(layout, (full_set() * 2)[: len(layout)])
+    alive = random_play(layout, rng, rng.randrange(len(layout)))
+    cells = relaxed.cells(alive)
+    assert relaxed.grid.stacked and relaxed.grid.spans_for(cells) == ()
+    assert relaxed.grid.free(cells, ()) == relaxed.cells(layout.free_mask(alive))
+
+
+def test_a_table_with_a_tile_missing_under_another_keeps_every_layer_shift():
+    layout = layout_by_number(0)
+    relaxed = relaxed_for(layout, full_set())
+    top = max(range(len(layout)), key=lambda i: layout.positions[i][2])
+    under = layout.under_all[top] & -layout.under_all[top]  # one tile it holds down
+    cells = relaxed.cells(layout.full & ~under)
+    assert relaxed.grid.spans_for(cells) == relaxed.grid.spans != ()
+    assert relaxed.grid.spans_for(relaxed.cells(layout.full)) == ()
+
+
+def test_a_tile_over_a_gap_two_layers_up_makes_a_layout_not_stacked():
+    # A bridge on the second layer over the gap between two ground tiles, and on the third
+    # layer a tile over the bridge and the left ground tile, with nothing between those.
+    places = [(0, 0, 0), (4, 0, 0), (2, 0, 1), (1, 0, 2), (8, 0, 0), (10, 0, 0)]
+    layout = layout_from_positions(places)
+    relaxed = relaxed_for(layout, [0] * 6)
+    cells = relaxed.cells(layout.full)
+    assert not relaxed.grid.stacked
+    assert relaxed.grid.spans_for(cells) == relaxed.grid.spans != ()
+    assert not layout.is_free(0, layout.full)
+    assert relaxed.grid.free(cells) == relaxed.cells(layout.free_mask(layout.full))
+    assert relaxed.grid.free(cells, ()) != relaxed.grid.free(cells)  # why it must not

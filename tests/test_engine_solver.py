@@ -94,14 +94,18 @@ def test_an_empty_table_is_already_won():
     seed=st.integers(0, 10**6),
     played=st.integers(0, 40),
     noise=st.booleans(),
+    cold=st.booleans(),
 )
-def test_the_move_list_gives_each_move_the_free_mask_after_it(number, seed, played, noise):
+def test_the_move_list_gives_each_move_the_free_mask_after_it(number, seed, played, noise, cold):
     # The move generator reuses what each tile alone frees (memoised on the tiles around
-    # it) and keeps the classes with two tiles left move by move: both must give exactly
-    # the rules' answer, positions after random play included, the memo warm or cold.
+    # it, shared by every deal of the layout) and keeps the classes with two tiles left
+    # move by move: both must give exactly the rules' answer, positions after random play
+    # included, the memo cold or warm from other deals.
     layout = layout_by_number(number)
     faces = new_deal(layout, seed).faces
     solver = Solver(layout, faces)
+    if cold:
+        solver.precedence.freed_by = [{} for _ in range(len(layout))]
     rng = random.Random(seed)
     position = Position.start(layout, faces)
     for _ in range(played + 1):
@@ -112,9 +116,61 @@ def test_the_move_list_gives_each_move_the_free_mask_after_it(number, seed, play
         assert fixed[1] == sum(fixed[0])
         legal = {frozenset(p) for p in position.playable_pairs()}
         moves = solver._moves(alive, free, fixed[1])
-        for a, b, child_free, _rest in moves:
+        for _score, a, b, child_free, _rest in moves:
             assert frozenset((a, b)) in legal
             assert child_free == layout.free_mask(alive & ~(1 << a | 1 << b))
         if not legal:
             break
         position = position.remove(*rng.choice(sorted(tuple(sorted(p)) for p in legal)))
+
+
+def _locked_by_plain_closure(precedence, pair, fixed) -> bool:
+    """The locked-pair rule as stated: every other last pair that has to leave before what
+    the pair needs joins what it needs, until nothing more joins; locked if that reaches
+    the pair itself."""
+    need = precedence.before(pair)
+    pending = [p for p in fixed if p != pair]
+    joined = True
+    while joined:
+        joined = [p for p in pending if p & need]
+        for p in joined:
+            need |= precedence.before(p)
+            pending.remove(p)
+    return bool(need & pair)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    number=st.sampled_from([0, 3, 4, 13]),
+    seed=st.integers(0, 10**6),
+    played=st.integers(0, 50),
+)
+def test_the_locked_pair_test_follows_every_last_pair_that_must_go_first(number, seed, played):
+    # Random play (not the plan) leaves positions with many last pairs, some locked; the
+    # test reads each tile's last pair off their union and must answer as the rule does,
+    # for the last pairs on the table and for each pairing of a class of four.
+    layout = layout_by_number(number)
+    faces = new_deal(layout, seed).faces
+    solver = Solver(layout, faces)
+    rng = random.Random(seed)
+    position = Position.start(layout, faces)
+    for _ in range(played):
+        legal = sorted(tuple(sorted(p)) for p in position.playable_pairs())
+        if not legal:
+            break
+        position = position.remove(*rng.choice(legal))
+    alive, precedence = position.alive, solver.precedence
+    class_of = solver.relaxed.class_of_tile
+    fixed, union = solver._fixed(alive)
+    for p in fixed:
+        assert precedence.locked(p, union, class_of) == _locked_by_plain_closure(
+            precedence, p, fixed
+        )
+    for m in solver.class_masks:
+        tiles = [t for t in range(len(layout)) if (alive & m) >> t & 1]
+        if len(tiles) == 4:
+            a, b, c, d = (1 << t for t in tiles)
+            for p, q in ((a | b, c | d), (a | c, b | d), (a | d, b | c)):
+                assert precedence.locked(p, union | q, class_of) == _locked_by_plain_closure(
+                    precedence, p, [*fixed, q]
+                )

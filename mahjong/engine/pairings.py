@@ -56,9 +56,11 @@ class PairingSearch:
         self.cell = [1 << c for c in grid.cell_of_tile]
         self.tile_at = {c: i for i, c in enumerate(grid.cell_of_tile)}
         self.table = grid.to_cells(alive)
+        self.spans = grid.spans_for(self.table)  # every trial's table is reached from it
         # Groups: tiles that count on each other as classmates. An open class is one group;
         # a chosen pairing makes each pair its own group.
-        self.group_at = [0] * grid.cells_total  # per grid cell, as relaxed.py's class_at
+        # Per grid cell c at index c + 1, as relaxed.py's class_at.
+        self.group_at = [0] * (grid.cells_total + 1)
         self.group_cells: list[int] = []
         self.options: dict[int, list] = {}  # open class -> its matchings
         self.group_ids: dict[tuple, int] = {}
@@ -92,7 +94,7 @@ class PairingSearch:
 
     def _set_group(self, tiles, gid: int) -> None:
         for t in tiles:
-            self.group_at[self.grid.cell_of_tile[t]] = gid
+            self.group_at[self.grid.cell_of_tile[t] + 1] = gid
 
     def _apply(self, k: int, matching) -> None:
         self._snaps = None
@@ -170,8 +172,7 @@ class PairingSearch:
 
     def _first_leave(self, k: int) -> int:
         """The round in which a tile of class k first leaves in the current full pass."""
-        cells = self.group_cells[self.group_ids[(k,)]]
-        return next(r for r, snap in enumerate(self._current_pass()) if snap[4] & cells)
+        return self._leave_rounds(k)[0][0]
 
     def _complete(self, open_: dict[int, list], chosen: dict[int, tuple]) -> bool:
         """Try every open class's best pairing at once (one pass): once the classes left do
@@ -267,7 +268,7 @@ class PairingSearch:
             info = self._pair_info[matching] = self._pairs_of(matching)
         leaves = self._leaves.get(k)
         if leaves is None:
-            leaves = self._leaves[k] = self._leave_rounds(k)
+            leaves = self._leave_rounds(k)
         left = 0
         start = None
         for r, gone in leaves:
@@ -284,7 +285,7 @@ class PairingSearch:
         snap = snaps[start]
         reach = snap[1]
         seen = snap[3][:]
-        ready = snap[2] & ~self.class_cells[k]
+        ready = snap[2] ^ (snap[2] & self.class_cells[k])
         group_at = self.group_at
         for gid, pair_cells, a, b in info:
             seen[gid] = n = (reach & pair_cells).bit_count()
@@ -299,24 +300,32 @@ class PairingSearch:
 
     def _leave_rounds(self, k: int) -> list:
         """The rounds of the current pass in which tiles of class k leave, with those tiles'
-        cells, in order."""
+        cells, in order (kept with the pass)."""
         snaps = self._current_pass()
-        cells = self.class_cells[k]
-        out = []
-        for r in range(self._first_leave(k), len(snaps)):
-            gone = snaps[r][4] & cells
-            if gone:
-                out.append((r, gone))
-                cells &= ~gone
-                if not cells:
-                    break
+        out = self._leaves.get(k)
+        if out is None:
+            out = self._leaves[k] = []
+            cells = self.class_cells[k]
+            for r, snap in enumerate(snaps):
+                gone = snap[4] & cells
+                if gone:
+                    out.append((r, gone))
+                    cells ^= gone
+                    if not cells:
+                        break
         return out
 
     def _pairs_of(self, matching) -> list:
-        """Per pair of a matching: its group, its cells, and the grid cells of its tiles."""
+        """Per pair of a matching: its group, its cells, and its tiles' places in group_at
+        (their grid cells + 1)."""
         at = self.grid.cell_of_tile
         return [
-            (self.group_ids[pair], self.group_cells[self.group_ids[pair]], at[pair[0]], at[pair[1]])
+            (
+                self.group_ids[pair],
+                self.group_cells[self.group_ids[pair]],
+                at[pair[0]] + 1,
+                at[pair[1]] + 1,
+            )
             for pair in matching
         ]
 
@@ -343,34 +352,35 @@ class PairingSearch:
         self.checks += 1
         group_at, group_cells = self.group_at, self.group_cells
         grid = self.grid
-        row, layer, spans, below = grid.row, grid.layer, grid.spans, grid.below
+        row, layer, spans, below = grid.row, grid.layer, self.spans, grid.below
         while table & goal:
-            above = table >> layer
+            rows = table | table << row | table >> row
+            above = rows >> layer
             for span in spans:
                 above |= above >> span
             above |= above << 1 | above >> 1
-            above |= above << row | above >> row
-            rows = table | table << row | table >> row
-            free = table & ~(above | rows << 2 & rows >> 2)
-            fresh = free & ~reach
+            # (a ^ (a & b) rather than a & ~b: a negative operand costs twice as much.)
+            free = table ^ (table & (above | rows << 2 & rows >> 2))
+            fresh = free ^ (free & reach)
             if snaps is not None:
                 snap = [table, reach, ready, seen[:], 0]
             reach |= fresh
-            fresh &= ~ready
+            fresh ^= fresh & ready
             while fresh:
-                top = fresh.bit_length() - 1
+                top = fresh.bit_length()  # its highest cell is top - 1
                 fresh &= below[top]
                 k = group_at[top]
-                seen[k] += 1
-                if seen[k] == 2:
+                if seen[k]:  # the second reached (groups not ready have seen 0 or 1)
                     ready |= group_cells[k]
+                else:
+                    seen[k] = 1
             gone = free & ready
             if not gone:
                 return None
             if snaps is not None:
                 snap[4] = gone
                 snaps.append(snap)
-            table &= ~gone
+            table ^= gone  # (gone is on the table)
             rounds += 1
         return rounds
 
@@ -383,7 +393,7 @@ class PairingSearch:
             while gone:
                 low = gone & -gone
                 tile = self.tile_at[low.bit_length() - 1]
-                group = self.group_cells[self.group_at[low.bit_length() - 1]]
+                group = self.group_cells[self.group_at[low.bit_length()]]
                 mate = self.tile_at[(group & ~low).bit_length() - 1]
                 plan.append((tile, mate))
                 gone &= ~group

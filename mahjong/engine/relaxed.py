@@ -25,7 +25,7 @@ for that encoding use the plain per-tile loop.
 
 from __future__ import annotations
 
-from .layout import Layout
+from .layout import Layout, bits
 
 MAX_GRID_BITS = 1 << 14  # beyond this a bit-parallel round costs more than a tile loop
 
@@ -39,6 +39,16 @@ class Relaxed:
         # keep the encoding of their position up to date a move at a time.
         n = len(layout)
         self.cell_of_tile = tuple(1 << c for c in self.grid.cell_of_tile) if self.grid else (0,) * n
+        # The layer shifts `passes_after` spreads "what lies above" with: all of them until
+        # `start` names a position that lets the pass look one layer up only.
+        self.spans = self.grid.spans if self.grid else ()
+
+    def start(self, alive: int) -> None:
+        """Searches from `alive` are about to call `passes_after` on positions reached from
+        it by play: take the shortest layer shifts valid for all of them (see
+        `_Grid.spans_for`)."""
+        if self.grid is not None:
+            self.spans = self.grid.spans_for(self.grid.to_cells(alive))
 
     def cells(self, tiles: int) -> int:
         """The grid encoding of a set of tiles (0 without a grid)."""
@@ -48,7 +58,7 @@ class Relaxed:
         """The full greedy pass: False proves the position dead."""
         if self.grid is not None:
             cells = self.grid.to_cells(alive)
-            return self.grid.greedy(cells, cells)
+            return self.grid.greedy(cells, cells, self.grid.spans_for(cells))
         return self._greedy(alive, free, alive)
 
     def passes_after(self, alive: int, free: int, cells: int, rest: int) -> bool:
@@ -63,7 +73,7 @@ class Relaxed:
                 low = rest & -rest
                 goal |= cell[low.bit_length() - 1]
                 rest ^= low
-            return self.grid.greedy(cells, goal)
+            return self.grid.greedy(cells, goal, self.spans)
         return self._greedy(alive, free, rest)
 
     def _greedy(self, alive: int, free: int, goal: int) -> bool:
@@ -103,10 +113,12 @@ class _Grid:
         self.__dict__.update(geometry)
         ids: dict[int, int] = {}
         cells = self.cell_of_tile
-        # Per grid cell (a list, not a dict: indexing is the pass's innermost step).
-        self.class_at = [0] * self.cells_total
+        # Per grid cell c, at index c + 1: the bit length of a table whose highest cell is
+        # c, so that the pass's innermost step indexes with bit_length() as it comes (a
+        # list, not a dict, for the same reason).
+        self.class_at = [0] * (self.cells_total + 1)
         for i, cell in enumerate(cells):
-            self.class_at[cell] = ids.setdefault(class_of_tile[i], len(ids))
+            self.class_at[cell + 1] = ids.setdefault(class_of_tile[i], len(ids))
         self.class_cells = [0] * len(ids)
         for mask, k in ids.items():
             self.class_cells[k] = self.to_cells(mask)
@@ -124,52 +136,79 @@ class _Grid:
             tiles >>= 8
         return out
 
-    def free(self, table: int) -> int:
-        """Cells of free tiles: nothing on any higher layer overlapping, and one side open."""
+    def free(self, table: int, spans: tuple[int, ...] | None = None) -> int:
+        """Cells of free tiles: nothing on any higher layer overlapping, and one side open.
+        (`spans`: as `spans_for` answers for a table this one was reached from.)"""
         row = self.row
-        above = table >> self.layer
-        for span in self.spans:  # then above holds what lies on any higher layer
+        # The table spread one row up and down: a tile overlaps a cell of the layer below,
+        # or stands beside a cell, when its cell is within one row of it. Spread once, it
+        # serves both tests (the spread bits that land outside the tile grid, where a
+        # shift runs off a row or a layer, fall on empty guard cells).
+        rows = table | table << row | table >> row
+        above = rows >> self.layer
+        for span in self.spans if spans is None else spans:  # any higher layer
             above |= above >> span
         above |= above << 1 | above >> 1
-        above |= above << row | above >> row
         # Something on the left of a cell = a tile two cells left, in its row or the next
-        # one up or down: the rows spread once, then shifted either way.
-        rows = table | table << row | table >> row
-        return table & ~(above | rows << 2 & rows >> 2)
+        # one up or down; on the right the same, two cells right.
+        return table ^ (table & (above | rows << 2 & rows >> 2))
 
-    def greedy(self, table: int, goal_cells: int) -> bool:
+    def spans_for(self, table: int) -> tuple[int, ...]:
+        """The layer shifts that spread "what lies one layer up" to "what lies any layer
+        up" in the free test, for `table` and every table reached from it by removing free
+        tiles: none when the layout is `stacked` and the table holds every tile lying under
+        one of its tiles (then, while a tile lies two or more layers over another, a tile
+        right above the lower one lies under it and is on the table too; and removing free
+        tiles keeps the table so). Saves a third of a round of the pass."""
+        if self.stacked and not self.all_cells & self._under(table) & ~table:
+            return ()
+        return self.spans
+
+    def _under(self, table: int) -> int:
+        """Cells lying under some tile of the table, on any lower layer."""
+        above = table >> self.layer
+        for span in self.spans:
+            above |= above >> span
+        above |= above << 1 | above >> 1
+        return above | above << self.row | above >> self.row
+
+    def greedy(self, table: int, goal_cells: int, spans: tuple[int, ...] | None = None) -> bool:
         """As Relaxed._greedy, on cells, a whole round of removals at a time. (The free
         test is written out: this is the pass's hot loop.) Each round counts the cells
         reached for the first time per class; a class with two reached becomes ready, all
-        its cells at once (highest bit first, each dropped with one mask from `below`)."""
+        its cells at once (highest bit first, each dropped with one mask from `below`).
+        `spans`: as `spans_for` answers for `table` or a table it was reached from."""
         class_at, class_cells, below = self.class_at, self.class_cells, self.below
-        row, layer, spans = self.row, self.layer, self.spans
-        seen = [0] * len(class_cells)  # per class: how many of its tiles were reached
+        row, layer = self.row, self.layer
+        if spans is None:
+            spans = self.spans
+        seen = [0] * len(class_cells)  # per class: 1 once one of its tiles was reached
         ready = 0  # cells of classes with two tiles reached: those may leave when free
         reach = 0
         while table & goal_cells:
             # free = self.free(table)
-            above = table >> layer
+            rows = table | table << row | table >> row
+            above = rows >> layer
             for span in spans:
                 above |= above >> span
             above |= above << 1 | above >> 1
-            above |= above << row | above >> row
-            rows = table | table << row | table >> row
-            free = table & ~(above | rows << 2 & rows >> 2)
-            fresh = free & ~reach
+            # (a ^ (a & b) rather than a & ~b: a negative operand costs twice as much.)
+            free = table ^ (table & (above | rows << 2 & rows >> 2))
+            fresh = free ^ (free & reach)
             reach |= fresh
-            fresh &= ~ready
+            fresh ^= fresh & ready
             while fresh:
-                top = fresh.bit_length() - 1
+                top = fresh.bit_length()  # its highest cell is top - 1
                 fresh &= below[top]
                 k = class_at[top]
-                seen[k] += 1
-                if seen[k] == 2:
+                if seen[k]:  # the second reached: the class is ready
                     ready |= class_cells[k]
+                else:
+                    seen[k] = 1
             gone = free & ready
             if not gone:
                 return False
-            table &= ~gone
+            table ^= gone  # (gone is on the table)
         return True
 
 
@@ -207,13 +246,33 @@ def _geometry(layout: Layout) -> dict | None:
             "depth": depth,
             "cells_total": layer * depth,
             "cell_of_tile": cells,
+            "all_cells": sum(1 << c for c in cells),
+            "stacked": _stacked(layout),
             "byte_tables": byte_tables,
             # Shifts that spread "one layer up" to "any layer up": 1, 2, 4... layers.
             "spans": tuple(layer << k for k in range(max(0, depth - 2).bit_length())),
-            # below[c]: the cells under c, to drop bit c (and all above it) in one step.
-            "below": [(1 << c) - 1 for c in range(layer * depth + 1)],
+            # below[n]: the cells under cell n - 1, the highest of a table of bit length n,
+            # to drop it in one step.
+            "below": [0] + [(1 << c) - 1 for c in range(layer * depth)],
         }
     if len(_GEOMETRY_CACHE) > 64:
         _GEOMETRY_CACHE.clear()
     _GEOMETRY_CACHE[id(layout)] = (layout, geometry)
     return geometry
+
+
+def _stacked(layout: Layout) -> bool:
+    """Whether every tile lying two or more layers over a tile i also lies, directly or
+    through others, on a tile of the layer right above i that overlaps i. Then, on a table
+    that holds every tile under one of its tiles, "nothing overlapping on the layer right
+    above" is the whole "nothing overlapping above" (true of every built-in layout)."""
+    positions, covers, under_all = layout.positions, layout.covers, layout.under_all
+    for i, (_, _, z) in enumerate(positions):
+        right_above = 0
+        for j in bits(covers[i]):
+            if positions[j][2] == z + 1:
+                right_above |= 1 << j
+        for k in bits(covers[i]):
+            if positions[k][2] > z + 1 and not under_all[k] & right_above:
+                return False
+    return True

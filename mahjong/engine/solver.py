@@ -35,6 +35,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
+from itertools import combinations
 
 from .layout import Layout, bits
 from .pairings import PairingRace
@@ -88,7 +89,7 @@ def _noise_table() -> tuple[int, ...]:
 # which takes ~0.1 s on a typical deal and decides most hard ones within a second.
 # Deals 0..299 at 1 s CPU, mean ms: 10x40 64.7, 15x40 64.4, 25x40 66.9, 60x40+10x150 85.7.
 RESTART_BUDGETS = (40,) * 15
-FREED_MEMO = 200_000  # entries of the "what a tile frees" memo before it starts afresh
+FREED_MEMO = 200_000  # misses of the per-layout "what a tile frees" memo before it starts afresh
 
 
 class Solver:
@@ -109,11 +110,12 @@ class Solver:
         self.precedence = _precedence(layout)
         self.weight = self._weights()
         self.dead: set[int] = set()
-        # Per tile: what removing it alone frees, keyed by the tiles around it on the table
-        # (those in `_hood`): the same neighbourhood comes back again and again in a search.
+        # The tiles around each tile whose presence decides what removing it alone frees:
+        # the key of the move generator's memo (`_Precedence.freed_by`).
         self._hood = _hoods(layout)
-        self._freed_by: list[dict[int, int]] = [{} for _ in range(n)]
-        self._freed_count = 0
+        # Per number of free tiles in a class: the pairs of their positions (Solver._moves).
+        most = max((m.bit_count() for m in self.class_masks), default=0)
+        self._index_pairs = [tuple(combinations(range(n), 2)) for n in range(most + 1)]
         self.nodes = 0
         self._deadline: float | None = None
         self._budget_end: int | None = None
@@ -137,17 +139,16 @@ class Solver:
             left = bits(alive & m)
             if len(left) % 2 or (len(left) in (2, 4) and not _can_pair(left, under)):
                 return True
-        fixed = [p for p in (alive & m for m in self.class_masks) if p.bit_count() == 2]
-        locked = self.precedence.locked
-        if any(locked(p, fixed) for p in fixed):
+        fixed, union = self._fixed(alive)
+        locked, class_of = self.precedence.locked, self.relaxed.class_of_tile
+        if any(locked(p, union, class_of) for p in fixed):
             return True
         if not self.relaxed.passes(alive, self.layout.free_mask(alive)):
             return True
-        union = sum(fixed)  # with it, locked() answers "no" at once when nothing can follow
         for m in self.class_masks:
             left = bits(alive & m)
             if len(left) == 4 and all(
-                locked(p, [*fixed, q], union | q) or locked(q, [*fixed, p], union | p)
+                locked(p, union | q, class_of) or locked(q, union | p, class_of)
                 for p, q in _pairings(left)
             ):
                 return True
@@ -179,6 +180,7 @@ class Solver:
         """
         free = self.layout.free_mask(alive)
         cells = self.relaxed.cells(alive)
+        self.relaxed.start(alive)
         pairs = self._fixed(alive)[1]
         for round_number, budget in enumerate(RESTART_BUDGETS):
             self._noise = round_number * NOISE_STRIDE if round_number else None
@@ -267,18 +269,18 @@ class Solver:
             dead.add(entry_alive)
             return False
         cell = relaxed.cell_of_tile
-        for a, b, child_free, rest in self._moves(alive, free, pairs):
-            child = alive & ~(1 << a | 1 << b)
-            child_cells = cells & ~(cell[a] | cell[b])
+        for _, a, b, child_free, rest in self._moves(alive, free, pairs):
+            child = alive ^ (1 << a | 1 << b)  # x ^ y, not x & ~y (y in x): cheaper
+            child_cells = cells ^ (cell[a] | cell[b])  # both on the table
             # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
             if rest and not relaxed.passes_after(child, child_free, child_cells, rest):
                 dead.add(child)
                 continue
             path.append((a, b))
-            child_pairs = pairs & ~class_of[a]
+            child_pairs = pairs ^ (pairs & class_of[a])
             if rest and rest.bit_count() == 2:
                 child_pairs |= rest
-            check = child_free & ~free | rest
+            check = child_free ^ (child_free & free) | rest
             if self._search(child, child_free, child_cells, child_pairs, path, check):
                 return True
             path.pop()
@@ -287,8 +289,9 @@ class Solver:
         del path[mark:]
         return False
 
-    def _moves(self, alive: int, free: int, pairs: int) -> list[tuple[int, int, int]]:
-        """Playable pairs worth trying, best first, each with the free mask after it.
+    def _moves(self, alive: int, free: int, pairs: int) -> list[tuple[int, ...]]:
+        """Playable pairs worth trying, best first, as (score, a, b, the free mask after the
+        move, the tiles it leaves of its class).
 
         Pairs that would lock their class are left out. Best = frees the most tiles, then
         holds the most down; on restarts a little noise varies the order among near ties.
@@ -303,24 +306,25 @@ class Solver:
         noise = self._noise
         if noise is not None:
             noise_table = _noise_table()
-        fixed = None  # the last pairs of the classes with two tiles left (`pairs`), listed
-        freed_by, hood = self._freed_by, self._hood
-        if self._freed_count > FREED_MEMO:
-            self._freed_by = freed_by = [{} for _ in freed_by]
-            self._freed_count = 0
+        class_of = self.relaxed.class_of_tile
+        precedence = self.precedence
+        if precedence.freed_count > FREED_MEMO:
+            precedence.freed_by = [{} for _ in precedence.freed_by]
+            precedence.freed_count = 0
+        freed_by, hood = precedence.freed_by, self._hood
+        index_pairs = self._index_pairs
         moves = []
         for m in masks:
             f = free & m
             if not f & (f - 1):
                 continue
             tiles = []
+            gains = []  # what each tile alone would free: known for the tiles around it
             while f:
                 low = f & -f
-                tiles.append(low.bit_length() - 1)
                 f ^= low
-            # What each tile alone would free: known for the tiles around it (`_hood`).
-            gains = []
-            for t in tiles:
+                t = low.bit_length() - 1
+                tiles.append(t)
                 seen = freed_by[t]
                 key = alive & hood[t]
                 gain = seen.get(key)
@@ -329,62 +333,59 @@ class Solver:
                     seen[key] = gain
                 gains.append(gain)
             rest_all = alive & m
-            for k, a in enumerate(tiles):
-                gain_a = gains[k]
-                for kb in range(k + 1, len(tiles)):
-                    b = tiles[kb]
-                    gone = 1 << a | 1 << b
-                    rest = rest_all & ~gone
-                    last_pair = rest and rest.bit_count() == 2
-                    if last_pair:
-                        # Precedence.locked, its quick answers written out.
-                        need = known.get(rest)
-                        if need is None:
-                            need = before(rest)
-                        if need & rest:
-                            continue
-                        if need & pairs & ~rest:
-                            if fixed is None:
-                                fixed = [p for q in masks if (p := pairs & q)]
-                            if locked(rest, fixed, pairs):
-                                continue
-                    child_alive = alive & ~gone
-                    child_free = free & child_alive
-                    if not affects[a] & affects[b]:
-                        # No tile waits on both: what each frees alone, together.
-                        gain = gain_a | gains[kb]
-                        child_free |= gain
-                        freed = gain.bit_count()
-                    else:
-                        # The free mask after the move (as Layout.update_free, written out).
-                        todo = (affects[a] | affects[b]) & child_alive & ~free
-                        freed = 0
-                        while todo:
-                            low = todo & -todo
-                            todo ^= low
-                            i = low.bit_length() - 1
-                            if not child_alive & covers[i] and (
-                                not child_alive & left[i] or not child_alive & right[i]
-                            ):
-                                child_free |= low
-                                freed += 1
-                    score = freed * GAIN + weight[a] + weight[b]
-                    if REST_PENALTY and last_pair:
-                        # Leaving a last pair deep in the heap commits it to a long wait.
-                        score -= REST_PENALTY * (need & alive).bit_count()
-                    if noise is not None:
-                        score += noise_table[noise & NOISE_MASK]
-                        noise += 1
-                    moves.append((score, a, b, child_free, rest))
+            # One flat loop over the pairs of free tiles (mostly just one pair).
+            for ka, kb in index_pairs[len(tiles)]:
+                a = tiles[ka]
+                b = tiles[kb]
+                gone = 1 << a | 1 << b
+                rest = rest_all ^ gone
+                last_pair = rest and rest.bit_count() == 2
+                if last_pair:
+                    # Precedence.locked, its quick answers written out.
+                    need = known.get(rest)
+                    if need is None:
+                        need = before(rest)
+                    if need & rest:
+                        continue
+                    if need & pairs & ~rest and locked(rest, pairs, class_of):
+                        continue
+                child_alive = alive ^ gone
+                child_free = free & child_alive
+                if not affects[a] & affects[b]:
+                    # No tile waits on both: what each frees alone, together.
+                    gain = gains[ka] | gains[kb]
+                    child_free |= gain
+                    freed = gain.bit_count()
+                else:
+                    # The free mask after the move (as Layout.update_free, written out).
+                    todo = (affects[a] | affects[b]) & child_alive & ~free
+                    freed = 0
+                    while todo:
+                        low = todo & -todo
+                        todo ^= low
+                        i = low.bit_length() - 1
+                        if not child_alive & covers[i] and (
+                            not child_alive & left[i] or not child_alive & right[i]
+                        ):
+                            child_free |= low
+                            freed += 1
+                score = freed * GAIN + weight[a] + weight[b]
+                if REST_PENALTY and last_pair:
+                    # Leaving a last pair deep in the heap commits it to a long wait.
+                    score -= REST_PENALTY * (need & alive).bit_count()
+                if noise is not None:
+                    score += noise_table[noise & NOISE_MASK]
+                    noise += 1
+                moves.append((score, a, b, child_free, rest))
         if noise is not None:
             self._noise = noise
         moves.sort(reverse=True)
-        return [move[1:] for move in moves]
+        return moves
 
     def _frees(self, t: int, alive: int, free: int) -> int:
         """The tiles that removing tile t alone would free (t free in `alive`)."""
-        self._freed_count += 1
-        # Only on a miss of the memo (`_freed_by`), so the shared free-mask update serves.
+        self.precedence.freed_count += 1
+        # Only on a miss of the memo (`freed_by`), so the shared free-mask update serves.
         return self.layout.update_free(free, alive & ~(1 << t), 1 << t) & ~free
 
     def _fixed(self, alive: int) -> tuple:
@@ -454,6 +455,12 @@ class _Precedence:
         self.left_all = self._side_closure(layout.left, 1)
         self.right_all = self._side_closure(layout.right, -1)
         self.hoods = _hoods_of(layout)  # for the move generator's memo (Solver._moves)
+        # That memo: per tile, what removing it alone frees, keyed by the tiles of its hood
+        # on the table. It depends on the layout only, not on the faces, so every deal of
+        # the layout shares it: a deal's own memo started cold and missed ~0.9 times a
+        # node, a shared one holds only ~1,500 entries after 500 random turtle deals.
+        self.freed_by: list[dict[int, int]] = [{} for _ in range(n)]
+        self.freed_count = 0  # misses since it started afresh (FREED_MEMO)
         self.cache: dict[int, int] = {}
 
     def _side_closure(self, side, direction: int) -> list[int]:
@@ -496,25 +503,24 @@ class _Precedence:
             self.cache[pair] = found
         return found
 
-    def locked(self, pair: int, fixed: list[int], union: int | None = None) -> bool:
-        """`union` (optional): the union of `fixed`, for the common quick answer."""
+    def locked(self, pair: int, union: int, class_of) -> bool:
+        """Whether `pair` can never leave, given the last pairs known: `union` holds them
+        (each is its tiles in one class; `class_of[t]`: the class mask of tile t), `pair`
+        may be one of them. Follows "must leave before" from the pair through them, one
+        last pair per tile that has to leave first, each once; coming back to the pair is
+        a cycle. (A tile's last pair is read off `union`, so no list of pairs is needed.)"""
         need = self.before(pair)
         if need & pair:
             return True
-        if union is not None and not need & union & ~pair:
-            return False  # no other last pair has to leave first: nothing to follow
-        pending = [p for p in fixed if p != pair]
-        grew = True
-        while grew:
-            grew = False
-            for p in pending:
-                if p & need:
-                    need |= self.before(p)
-                    if need & pair:
-                        return True
-                    pending.remove(p)
-                    grew = True
-                    break
+        done = pair
+        todo = need & union & ~done
+        while todo:
+            p = union & class_of[todo.bit_length() - 1]  # a last pair that must go first
+            done |= p
+            need |= self.before(p)
+            if need & pair:
+                return True
+            todo = need & union & ~done
         return False
 
 
