@@ -37,6 +37,14 @@ def boards_are_whole(code: str) -> dict[int, int]:
     return counts
 
 
+async def all_stored_and_closed(code: str, players) -> None:
+    """Every board whole, each holding exactly the pairs its player counts; sockets closed."""
+    counts = await db(boards_are_whole)(code)
+    assert sorted(counts.values()) == sorted(player.count for player in players)
+    for player in players:
+        await player.close()
+
+
 async def test_the_web_server_killed_mid_race_loses_no_acknowledged_pair(
     tmp_path, settings, running_race
 ):
@@ -63,10 +71,7 @@ async def test_the_web_server_killed_mid_race_loses_no_acknowledged_pair(
                 assert stored == 4
             await player.play_pair()  # and the race goes on
             assert player.count == stored + 1
-        counts = await db(boards_are_whole)(room.code)
-        assert sorted(counts.values()) == sorted(player.count for player in players)
-        for player in players:
-            await player.close()
+        await all_stored_and_closed(room.code, players)
     finally:
         server.stop()
 
@@ -100,10 +105,7 @@ async def test_with_redis_killed_and_back_no_pair_is_refused_and_the_race_ends_l
         for player in players:  # the race's end reaches every open socket
             finished = await player.wait_for("race_finished")
             assert finished["race"]["status"] == "finished"
-        counts = await db(boards_are_whole)(room.code)
-        assert sorted(counts.values()) == sorted(player.count for player in players)
-        for player in players:
-            await player.close()
+        await all_stored_and_closed(room.code, players)
     finally:
         server.stop()
         redis.stop()

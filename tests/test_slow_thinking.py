@@ -60,19 +60,26 @@ def first_pair(entry: Entry) -> list[int]:
     return sorted(deal_for(entry.code).plan[0])
 
 
+def pair_played_while(work, player, code, entry: Entry, now, after: float):
+    """`work` in another thread; `after` seconds in, `player` plays the first pair of
+    their board here. When that pair was answered, and what `work` gave (see in_thread)."""
+    done = {}
+    thinking = in_thread(work, done)
+    time.sleep(after)
+    try:
+        actions.play_pair(player, code, first_pair(entry), 0, now=now)
+        return time.perf_counter(), done
+    finally:
+        thinking.join()
+
+
 def test_a_pair_is_answered_while_another_players_hint_is_still_worked_out():
     room, (ana, bo), race = turtle_race("Ana", "Bo")
     now = race.go_at + timedelta(seconds=1)
     give_hard_board(race.entries.get(seat__player=ana))
     bo_entry = race.entries.get(seat__player=bo)
-    hint = {}
-    thinking = in_thread(lambda: actions.use_hint(ana, room.code, now=now), hint)
-    time.sleep(0.1)
-    try:
-        actions.play_pair(bo, room.code, first_pair(bo_entry), 0, now=now)
-        pair_at = time.perf_counter()
-    finally:
-        thinking.join()
+    hint_work = lambda: actions.use_hint(ana, room.code, now=now)  # noqa: E731
+    pair_at, hint = pair_played_while(hint_work, bo, room.code, bo_entry, now, after=0.1)
     assert hint["took"] >= actions.HINT_TIME_LIMIT_SECONDS * 0.9  # it did think that long
     assert pair_at < hint["at"]  # and Bo's pair did not wait for it
     assert len(hint["answer"]) == 2
@@ -93,16 +100,8 @@ def test_a_pair_is_answered_while_a_cpu_of_the_room_is_still_thinking():
     )
     Entry.objects.filter(pk=cpu_entry.pk).update(cpu_step=step - 1)
     ana_entry = race.entries.get(seat__player=ana)
-    step_done = {}
-    thinking = in_thread(
-        lambda: actions.cpu_act(None, room.code, cpu_entry.seat_id, step, now=now), step_done
-    )
-    time.sleep(0.05)
-    try:
-        actions.play_pair(ana, room.code, first_pair(ana_entry), 0, now=now)
-        pair_at = time.perf_counter()
-    finally:
-        thinking.join()
+    step_work = lambda: actions.cpu_act(None, room.code, cpu_entry.seat_id, step, now=now)  # noqa: E731
+    pair_at, step_done = pair_played_while(step_work, ana, room.code, ana_entry, now, after=0.05)
     assert step_done["took"] >= cpu.PLAN_TIME_LIMIT_SECONDS * 0.9  # it did think that long
     assert pair_at < step_done["at"]  # and Ana's pair did not wait for it
     assert step_done["answer"].pairs_removed == 1  # the CPU then played its step
