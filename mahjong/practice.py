@@ -72,6 +72,14 @@ def start_game(player: Player, code: str) -> SoloGame:
         )
 
 
+def _locked_running_game(player: Player, game_id) -> SoloGame:
+    """As _locked_game, and not paused (the caller holds a transaction)."""
+    game = _locked_game(player, game_id)
+    if game.paused:
+        raise PracticeError(_("the game is paused"))
+    return game
+
+
 def _locked_game(player: Player, game_id) -> SoloGame:
     game = SoloGame.objects.select_for_update().filter(player=player, pk=_as_int(game_id))
     game = game.first()
@@ -165,15 +173,12 @@ def use_hint(player: Player, game_id) -> tuple[SoloGame, Hint]:
 
 @transaction.atomic
 def _hint_game(player: Player, game_id) -> SoloGame:
-    game = _locked_game(player, game_id)
-    if game.paused:
-        raise PracticeError(_("the game is paused"))
-    return game
+    return _locked_running_game(player, game_id)
 
 
 @transaction.atomic
 def _count_hint(player: Player, game_id, thought_on: list) -> SoloGame:
-    game = _hint_game(player, game_id)
+    game = _locked_running_game(player, game_id)
     if game.moves != thought_on:  # a pair or an undo came in meanwhile
         raise PracticeError(_("the board changed while the hint was found: ask again"))
     game.hints_used += 1
