@@ -9,7 +9,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from test_engine_solver_oracle import brute_force_solvable, small_positions
 
-from mahjong.engine import Position, Solver, full_set, layout_by_number, new_deal, solve
+from mahjong.engine import (
+    Position,
+    Solver,
+    full_set,
+    layout_by_number,
+    match_class,
+    new_deal,
+    solve,
+)
 from mahjong.engine import pairings as pairings_module
 from mahjong.engine import solver as solver_module
 from mahjong.engine.pairings import PairingRace, PairingSearch, matchings
@@ -57,6 +65,40 @@ def test_the_race_of_both_searches_agrees_with_brute_force(position, race_after)
             position.layout, position.faces, position.alive, search_class=PairingRace
         )
     _agrees_with_brute_force(position, verdict, plan)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    position=small_positions(classes=st.integers(0, 5)),
+    order=st.randoms(use_true_random=False),
+    search_class=st.sampled_from([PairingSearch, PairingRace]),
+)
+def test_a_phase_to_try_first_never_changes_the_verdict(position, order, search_class):
+    # The solver passes the move search's deepest line; any line of pairs must do.
+    tiles = sorted(range(len(position.faces)), key=lambda t: position.faces[t])
+    pairs = [(tiles[k], tiles[k + 1]) for k in range(0, len(tiles) - 1, 2)]
+    order.shuffle(pairs)
+    with patch.object(pairings_module, "RACE_AFTER", 2):
+        verdict, plan = pairing_verdict(
+            position.layout, position.faces, position.alive, search_class, phase=pairs
+        )
+    _agrees_with_brute_force(position, verdict, plan)
+
+
+def test_a_phase_names_for_each_open_class_the_matching_of_its_first_pair():
+    layout = layout_by_number(0)
+    faces = full_set()
+    random.Random(19).shuffle(faces)
+    solver = Solver(layout, faces)
+    by_class: dict[int, list[int]] = {}
+    for tile, face in enumerate(faces):  # each class's tiles in ascending order
+        by_class.setdefault(match_class(face), []).append(tile)
+    (a, b, c, d), (e, f, g, h) = list(by_class.values())[:2]
+    phase = [(c, a), (f, e), (d, b)]  # (d, b): its class already has its matching
+    search = PairingSearch(
+        solver.relaxed.grid, solver.class_masks, layout.full, lambda: False, phase=phase
+    )
+    assert sorted(search.preferred.values()) == sorted([((a, c), (b, d)), ((e, f), (g, h))])
 
 
 def test_it_decides_random_turtle_deals_the_move_search_finds_hard():

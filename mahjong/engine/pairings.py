@@ -46,7 +46,13 @@ def matchings(tiles: list[int]) -> list[tuple[tuple[int, int], ...]]:
 
 class PairingSearch:
     def __init__(
-        self, grid: _Grid, class_masks, alive: int, out_of_time, support_only: bool = False
+        self,
+        grid: _Grid,
+        class_masks,
+        alive: int,
+        out_of_time,
+        support_only: bool = False,
+        phase=(),
     ) -> None:
         self.grid = grid
         self.out_of_time = out_of_time  # called now and then; True stops the search
@@ -81,6 +87,20 @@ class PairingSearch:
         self._pair_info: dict[tuple, list] = {}  # per matching: see _pairs_of
         self.class_gid = {k: self.group_ids[(k,)] for k in self.options}
         self.class_cells = {k: self.group_cells[gid] for k, gid in self.class_gid.items()}
+        self.preferred = self._phases(class_masks, phase)
+
+    def _phases(self, class_masks, phase) -> dict[int, tuple]:
+        """Per open class, the matching a sequence of pairs (`phase`: the deepest line
+        the move search reached, see Solver) gives it: the first of its pairs there, and
+        the rest of the class. Branching tries it first (`_search`)."""
+        class_of = {t: k for k, mask in enumerate(class_masks) for t in bits(mask)}
+        preferred: dict[int, tuple] = {}
+        for a, b in phase:
+            k = class_of.get(a)
+            if k in self.options and k not in preferred:
+                pair = (min(a, b), max(a, b))
+                preferred[k] = next(m for m in self.options[k] if pair in m)
+        return preferred
 
     def _group(self, key, tiles) -> int:
         gid = self.group_ids.get(key)
@@ -146,6 +166,9 @@ class PairingSearch:
         if ranked is not None:
             k, options = ranked
             first = self._first_leave(k)
+            phase = self.preferred.get(k)
+            if phase is not None and options[0][1] != phase:
+                options = sorted(options, key=lambda e: e[1] != phase)  # stable: then by rounds
             for _, matching, fresh in options:
                 # Pruning on support only may leave pairings untried under this choice.
                 if not fresh and self._try(k, matching) is None:
@@ -416,11 +439,11 @@ class PairingRace:
     for three of the full search, cost a third more on the typical deal, which is why it
     waits."""
 
-    def __init__(self, grid: _Grid, class_masks, alive: int, out_of_time) -> None:
+    def __init__(self, grid: _Grid, class_masks, alive: int, out_of_time, phase=()) -> None:
         self.out_of_time = out_of_time
         self.searches = [
-            PairingSearch(grid, class_masks, alive, out_of_time),
-            PairingSearch(grid, class_masks, alive, out_of_time, support_only=True),
+            PairingSearch(grid, class_masks, alive, out_of_time, phase=phase),
+            PairingSearch(grid, class_masks, alive, out_of_time, support_only=True, phase=phase),
         ]
 
     @property

@@ -120,6 +120,7 @@ class Solver:
         self._deadline: float | None = None
         self._budget_end: int | None = None
         self._noise: int | None = None  # on restarts: the next place to read in the noise table
+        self._deepest: tuple = ()  # the longest line of play the move search reached
 
     def _weights(self) -> tuple[int, ...]:
         """How much a tile holds back: tiles lying under it, and the longer side of its row
@@ -160,6 +161,7 @@ class Solver:
             alive = self.layout.full
         nodes_before = self.nodes
         self._deadline = None if time_limit is None else start + time_limit
+        self._deepest = ()
         path: list[tuple[int, int]] = []
         if sys.getrecursionlimit() < len(self.layout) + 200:
             sys.setrecursionlimit(len(self.layout) + 200)
@@ -207,6 +209,7 @@ class Solver:
             self.class_masks,
             alive,
             lambda: deadline is not None and time.perf_counter() > deadline,
+            phase=self._deepest,
         )
         try:
             plan = search.solve()
@@ -234,6 +237,8 @@ class Solver:
             raise _OutOfTime
         if not alive:
             return True
+        if len(path) > len(self._deepest):
+            self._deepest = tuple(path)
         dead = self.dead
         if alive in dead:  # most revisits end here, before any work
             return False
