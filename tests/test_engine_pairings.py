@@ -57,10 +57,18 @@ def test_pruning_on_support_only_agrees_with_brute_force(position):
 
 
 @settings(max_examples=200, deadline=None)
-@given(position=small_positions(classes=st.integers(0, 5)), race_after=st.integers(0, 4))
-def test_the_race_of_both_searches_agrees_with_brute_force(position, race_after):
-    # Small positions take a few trials: the support-only search must join early to count.
-    with patch.object(pairings_module, "RACE_AFTER", race_after):
+@given(
+    position=small_positions(classes=st.integers(0, 5)),
+    race_after=st.integers(0, 4),
+    restart_first=st.integers(1, 6),
+)
+def test_the_race_of_both_searches_agrees_with_brute_force(position, race_after, restart_first):
+    # Small positions take a few trials: the support-only search must join early, and the
+    # full search restart early, to count.
+    with (
+        patch.object(pairings_module, "RACE_AFTER", race_after),
+        patch.object(pairings_module, "RESTART_FIRST", restart_first),
+    ):
         verdict, plan = pairing_verdict(
             position.layout, position.faces, position.alive, search_class=PairingRace
         )
