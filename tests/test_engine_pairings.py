@@ -109,6 +109,34 @@ def test_a_phase_names_for_each_open_class_the_matching_of_its_first_pair():
     assert sorted(search.preferred.values()) == sorted([((a, c), (b, d)), ((e, f), (g, h))])
 
 
+def test_a_phase_one_class_off_a_win_is_repaired_at_the_root():
+    layout = layout_by_number(0)
+    faces = full_set()
+    random.Random(19).shuffle(faces)
+    solver = Solver(layout, faces)
+    plan = solver.solve().plan
+    first_pairs: dict[int, list] = {}
+    for a, b in plan:
+        first_pairs.setdefault(match_class(faces[a]), []).append((a, b))
+    (a, b), (c, d) = next(pairs for pairs in first_pairs.values() if len(pairs) == 2)
+    phase = [(a, c), (b, d), *(p for p in plan if p not in ((a, b), (c, d)))]
+    checks = {}
+    for steps in (0, 10):
+        search = PairingSearch(
+            solver.relaxed.grid,
+            solver.class_masks,
+            layout.full,
+            lambda: False,
+            phase=phase,
+            repair_steps=steps,
+        )
+        found = search.solve()
+        assert_plan_wins(layout, faces, found)
+        checks[steps] = search.checks
+    # The root's pruning tries each class's pairings (~100 trials), then a few passes.
+    assert checks[10] < 200 < checks[0]
+
+
 def test_it_decides_random_turtle_deals_the_move_search_finds_hard():
     layout = layout_by_number(0)
     for seed, expected in ((19, True), (48, False)):

@@ -53,6 +53,7 @@ class PairingSearch:
         out_of_time,
         support_only: bool = False,
         phase=(),
+        repair_steps: int = 0,
     ) -> None:
         self.grid = grid
         self.out_of_time = out_of_time  # called now and then; True stops the search
@@ -88,6 +89,7 @@ class PairingSearch:
         self.class_gid = {k: self.group_ids[(k,)] for k in self.options}
         self.class_cells = {k: self.group_cells[gid] for k, gid in self.class_gid.items()}
         self.preferred = self._phases(class_masks, phase)
+        self.repair_steps = repair_steps  # for the first `_complete` (at the root) only
 
     def _phases(self, class_masks, phase) -> dict[int, tuple]:
         """Per open class, the matching a sequence of pairs (`phase`: the deepest line
@@ -198,9 +200,10 @@ class PairingSearch:
         return self._leave_rounds(k)[0][0]
 
     def _complete(self, open_: dict[int, list], chosen: dict[int, tuple]) -> bool:
-        """Try every open class's best pairing at once (one pass): once the classes left do
-        not matter, this ends the search without branching on each of them (on a traced
-        deal it succeeded with 7 of 36 classes still open)."""
+        """Try every open class's best pairing at once (one pass), or the phase's when it
+        still has it: once the classes left do not matter, this ends the search without
+        branching on each of them (on a traced deal it succeeded with 7 of 36 classes still
+        open). The first time (at the root) a few repairs may follow (`_repair`)."""
         pick = {}
         for k, entries in open_.items():
             matching = entries[0][1]
@@ -209,12 +212,62 @@ class PairingSearch:
                 matching = phase
             pick[k] = matching
             self._apply(k, matching)
-        if self._rounds(self.table) is not None:
+        steps, self.repair_steps = self.repair_steps, 0
+        if self._repair(pick, open_, steps):
             chosen.update(pick)
             return True
         for k, matching in pick.items():
             self._undo(k, matching)
         return False
+
+    def _repair(self, pick: dict[int, tuple], open_: dict[int, list], steps: int) -> bool:
+        """Whether the pass clears the table with every open class paired as in `pick`
+        (applied), after up to `steps` changes of one class each (`pick` follows them).
+
+        A local search: where the pass stalls, each open class with a free tile there may
+        take another of its pairings left; the change that leaves fewest tiles is made, and
+        that class then waits REPAIR_TABU steps before it may change again. Starting from
+        the move search's deepest line (right for ~80% of the classes it reached), it
+        finds a full pairing for about a third of the solvable deals that reach this search,
+        in a few passes, where the search itself takes a few thousand trials."""
+        stall: list = []
+        tabu: dict[int, int] = {}
+        for step in range(steps + 1):
+            del stall[:]
+            if self._rounds(self.table, stall=stall) is not None:
+                return True
+            if step == steps:
+                return False
+            change = self._best_change(pick, open_, stall[1], tabu, step)
+            if change is None:
+                return False
+            k, matching = change
+            self._apply(k, matching)
+            pick[k] = matching
+            tabu[k] = step + REPAIR_TABU
+        return False
+
+    def _best_change(self, pick, open_, stalled_free: int, tabu, step: int):
+        """The change of one open class's pairing (with a free tile where the pass stalled,
+        not waiting in `tabu`) after which the pass leaves fewest tiles: (class, matching),
+        or None when no class may change."""
+        best = None
+        for k, entries in open_.items():
+            if not stalled_free & self.class_cells[k] or tabu.get(k, -1) >= step:
+                continue
+            for _, matching, _ in entries:
+                if matching == pick[k]:
+                    continue
+                self._apply(k, matching)
+                stall: list = []
+                passed = self._rounds(self.table, stall=stall) is not None
+                self._apply(k, pick[k])
+                if passed:
+                    return k, matching
+                left = stall[0].bit_count()
+                if best is None or left < best[0]:
+                    best = (left, k, matching)
+        return None if best is None else best[1:]
 
     def _prune(self, open_: dict[int, list], chosen, fixed):
         """Try again every stale pairing of every open class against the current choice and
@@ -367,13 +420,14 @@ class PairingSearch:
             assert self._run(self.table, self.table, 0, 0, seen, 0, self._snaps) is not None
         return self._snaps
 
-    def _rounds(self, table: int, goal: int | None = None) -> int | None:
+    def _rounds(self, table: int, goal: int | None = None, stall=None) -> int | None:
         """The relaxed greedy pass with the current groups from the start: rounds until
-        `goal` (default: everything) has left, or None on a stall."""
+        `goal` (default: everything) has left, or None on a stall (then `stall`, a list,
+        gets the table and its free cells at that point)."""
         seen = [0] * len(self.group_cells)
-        return self._run(table, table if goal is None else goal, 0, 0, seen, 0)
+        return self._run(table, table if goal is None else goal, 0, 0, seen, 0, stall=stall)
 
-    def _run(self, table, goal, reach, ready, seen, rounds, snaps=None) -> int | None:
+    def _run(self, table, goal, reach, ready, seen, rounds, snaps=None, stall=None) -> int | None:
         """Go on with a relaxed greedy pass from the given state (see `_rounds`). (The
         grid's free test and its per-group counting written out, as in
         relaxed._Grid.greedy: this is the search's hot loop.)"""
@@ -404,6 +458,8 @@ class PairingSearch:
                     seen[k] = 1
             gone = free & ready
             if not gone:
+                if stall is not None:
+                    stall += (table, free)
                 return None
             if snaps is not None:
                 snap[4] = gone
@@ -441,6 +497,11 @@ RACE_AFTER = 3000
 # not helped (docs/ENGINE.md).
 RESTART_FIRST = 5000
 RESTART_GROWTH = 2
+# The full search's first `_complete` may change up to REPAIR_STEPS classes' pairings
+# (`_repair`). On 836 deals that reached the pairing search, run side by side: 15% fewer
+# trials, 9% less time (3 steps: half the gain).
+REPAIR_STEPS = 10
+REPAIR_TABU = 3
 
 
 class PairingRace:
@@ -458,7 +519,7 @@ class PairingRace:
         self._start = (grid, class_masks, alive, out_of_time)
         self._phase = phase
         self.searches = [
-            PairingSearch(*self._start, phase=phase),
+            PairingSearch(*self._start, phase=phase, repair_steps=REPAIR_STEPS),
             PairingSearch(*self._start, support_only=True, phase=phase),
         ]
 
@@ -468,7 +529,8 @@ class PairingRace:
 
     def _restart_full(self) -> PairingSearch:
         """A new full search in place of the old, with its conflict counts and its count
-        of trials (which the race's turns and the solver's node count go by)."""
+        of trials (which the race's turns and the solver's node count go by). (It does not
+        repair at the root: that would find what the first one found.)"""
         old = self.searches[0]
         new = PairingSearch(*self._start, phase=self._phase)
         new.conflicts = old.conflicts
