@@ -20,6 +20,11 @@ minutes are often decided here in a few hundred choices.
 The solver runs it as a PairingRace: when this full pruning has taken a few thousand
 trials, a second search that prunes each class only until one of its pairings passes
 joins it, turn about, and the first to decide gives the answer (both are complete).
+The solver also hands over the deepest line its move search reached (the *phase*): for
+each class that line broke, the matching it implies is tried first; the first attempt to
+complete the choice at the root repairs that line a few classes at a time (a short local
+search), and the full search restarts now and then, keeping its conflict counts. All of
+that only orders the search; it stays complete.
 """
 
 from __future__ import annotations
@@ -245,7 +250,7 @@ class PairingSearch:
             self._apply(k, matching)
             pick[k] = matching
             tabu[k] = step + REPAIR_TABU
-        return False
+        raise AssertionError("unreachable: the last step returns")
 
     def _best_change(self, pick, open_, stalled_free: int, tabu, step: int):
         """The change of one open class's pairing (with a free tile where the pass stalled,
