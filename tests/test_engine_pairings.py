@@ -137,6 +137,47 @@ def test_a_phase_one_class_off_a_win_is_repaired_at_the_root():
     assert checks[10] < 200 < checks[0]
 
 
+def test_the_line_the_move_search_reached_is_repaired_without_any_search():
+    layout = layout_by_number(0)
+    faces = full_set()
+    random.Random(19).shuffle(faces)
+    solver = Solver(layout, faces)
+    plan = solver.solve().plan
+    by_class: dict[int, list] = {}
+    for a, b in plan:
+        by_class.setdefault(match_class(faces[a]), []).append((a, b))
+    (a, b), (c, d) = next(pairs for pairs in by_class.values() if len(pairs) == 2)
+    line = [(a, c), (b, d), *(p for p in plan if p not in ((a, b), (c, d)))][:50]
+    search = PairingSearch(
+        solver.relaxed.grid,
+        solver.class_masks,
+        layout.full,
+        lambda: False,
+        phase=line,
+        repair_steps=4,
+    )
+    found = search.repair_phase()
+    assert_plan_wins(layout, faces, found)
+    assert search.checks < 100  # a few passes, where the search prunes ~100 trials a level
+    without = PairingSearch(
+        solver.relaxed.grid, solver.class_masks, layout.full, lambda: False, phase=line
+    )
+    assert without.repair_phase() is None  # the line as it is does not win
+
+
+@settings(max_examples=200, deadline=None)
+@given(position=small_positions(classes=st.integers(0, 5)), steps=st.integers(0, 4))
+def test_a_repaired_line_tried_before_the_move_rounds_never_gives_a_wrong_answer(position, steps):
+    with (
+        patch.object(solver_module, "REPAIR_ROUND", 0),
+        patch.object(solver_module, "EARLY_REPAIR_STEPS", steps),
+    ):
+        result = solve(position.layout, position.faces)
+    assert result.solvable == brute_force_solvable(position)
+    if result.solvable:
+        assert_plan_wins(position.layout, position.faces, result.plan)
+
+
 def test_it_decides_random_turtle_deals_the_move_search_finds_hard():
     layout = layout_by_number(0)
     for seed, expected in ((19, True), (48, False)):

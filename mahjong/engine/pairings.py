@@ -155,6 +155,16 @@ class PairingSearch:
             return None
         return self._plan()
 
+    def repair_phase(self) -> tuple[tuple[int, int], ...] | None:
+        """Without any search: every open class paired as the phase says (as the first of
+        its matchings when the phase does not name it), repaired up to `repair_steps`
+        times (`_repair`); a plan if the pass then clears the table, else None (which
+        proves nothing)."""
+        open_ = {k: [(0, m, True) for m in options] for k, options in self.options.items()}
+        if not self._complete(open_, {}):
+            return None
+        return self._plan()
+
     # An open class's pairings are kept as (rounds, matching, fresh): rounds is how long its
     # trial took, under the current choice when fresh, else under an earlier one (then it
     # only orders the pairings: the trial must be run again to count). Choosing class j
