@@ -19,7 +19,10 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
   them, or behind them in their row), and last pairs that would be left deep in the heap
   last.
 * Restarts: a wrong early choice can hide a win behind a huge dead subtree, so the
-  search restarts a few times with short node budgets and noise in the order.
+  search restarts a few times with short node budgets and noise in the order. Once,
+  part way, the deepest line so far is tried as a pairing of every class and repaired
+  a few classes at a time (no search; see pairings.py): that wins half the deals that
+  get there.
 * Pairings (pairings.py): what the short rounds leave undecided goes to a complete
   search over how each class pairs up, for which the order of moves does not matter
   (once every class is paired, greedy decides the game). It decides in tenths of a
