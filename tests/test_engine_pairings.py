@@ -109,60 +109,47 @@ def test_a_phase_names_for_each_open_class_the_matching_of_its_first_pair():
     assert sorted(search.preferred.values()) == sorted([((a, c), (b, d)), ((e, f), (g, h))])
 
 
-def test_a_phase_one_class_off_a_win_is_repaired_at_the_root():
+def a_win_one_class_off(seed: int):
+    """A random turtle deal, its solver, and the solver's plan with one class paired the
+    other way (its two pairs (a, b), (c, d) turned into (a, c), (b, d))."""
     layout = layout_by_number(0)
     faces = full_set()
-    random.Random(19).shuffle(faces)
-    solver = Solver(layout, faces)
-    plan = solver.solve().plan
-    first_pairs: dict[int, list] = {}
-    for a, b in plan:
-        first_pairs.setdefault(match_class(faces[a]), []).append((a, b))
-    (a, b), (c, d) = next(pairs for pairs in first_pairs.values() if len(pairs) == 2)
-    phase = [(a, c), (b, d), *(p for p in plan if p not in ((a, b), (c, d)))]
-    checks = {}
-    for steps in (0, 10):
-        search = PairingSearch(
-            solver.relaxed.grid,
-            solver.class_masks,
-            layout.full,
-            lambda: False,
-            phase=phase,
-            repair_steps=steps,
-        )
-        found = search.solve()
-        assert_plan_wins(layout, faces, found)
-        checks[steps] = search.checks
-    # The root's pruning tries each class's pairings (~100 trials), then a few passes.
-    assert checks[10] < 200 < checks[0]
-
-
-def test_the_line_the_move_search_reached_is_repaired_without_any_search():
-    layout = layout_by_number(0)
-    faces = full_set()
-    random.Random(19).shuffle(faces)
+    random.Random(seed).shuffle(faces)
     solver = Solver(layout, faces)
     plan = solver.solve().plan
     by_class: dict[int, list] = {}
     for a, b in plan:
         by_class.setdefault(match_class(faces[a]), []).append((a, b))
     (a, b), (c, d) = next(pairs for pairs in by_class.values() if len(pairs) == 2)
-    line = [(a, c), (b, d), *(p for p in plan if p not in ((a, b), (c, d)))][:50]
-    search = PairingSearch(
-        solver.relaxed.grid,
-        solver.class_masks,
-        layout.full,
-        lambda: False,
-        phase=line,
-        repair_steps=4,
+    line = [(a, c), (b, d), *(p for p in plan if p not in ((a, b), (c, d)))]
+    return layout, faces, solver, line
+
+
+def pairing_search(solver, line, **options) -> PairingSearch:
+    grid, layout = solver.relaxed.grid, solver.layout
+    return PairingSearch(
+        grid, solver.class_masks, layout.full, lambda: False, phase=line, **options
     )
-    found = search.repair_phase()
-    assert_plan_wins(layout, faces, found)
+
+
+def test_a_phase_one_class_off_a_win_is_repaired_at_the_root():
+    layout, faces, solver, line = a_win_one_class_off(19)
+    checks = {}
+    for steps in (0, 10):
+        search = pairing_search(solver, line, repair_steps=steps)
+        assert_plan_wins(layout, faces, search.solve())
+        checks[steps] = search.checks
+    # The root's pruning tries each class's pairings (~100 trials), then a few passes.
+    assert checks[10] < 200 < checks[0]
+
+
+def test_the_line_the_move_search_reached_is_repaired_without_any_search():
+    layout, faces, solver, line = a_win_one_class_off(19)
+    line = line[:50]  # a line that stopped part way
+    search = pairing_search(solver, line, repair_steps=4)
+    assert_plan_wins(layout, faces, search.repair_phase())
     assert search.checks < 100  # a few passes, where the search prunes ~100 trials a level
-    without = PairingSearch(
-        solver.relaxed.grid, solver.class_masks, layout.full, lambda: False, phase=line
-    )
-    assert without.repair_phase() is None  # the line as it is does not win
+    assert pairing_search(solver, line).repair_phase() is None  # as it is, it does not win
 
 
 @settings(max_examples=200, deadline=None)
