@@ -21,7 +21,7 @@ Depth-first search over pairs of free matching tiles, memoised on the `alive` bi
 * Restarts: a wrong early choice can hide a win behind a huge dead subtree, so the
   search restarts a few times with short node budgets and noise in the order. Once,
   part way, the deepest line so far is tried as a pairing of every class and repaired
-  a few classes at a time (no search; see pairings.py): that wins half the deals that
+  a few classes at a time (no search; see pairings.py): that wins a third of the deals that
   get there.
 * Pairings (pairings.py): what the short rounds leave undecided goes to a complete
   search over how each class pairs up, for which the order of moves does not matter
@@ -219,7 +219,7 @@ class Solver:
         """Whether the deepest line so far, taken as a pairing of every class and repaired
         a few classes at a time (PairingSearch.repair_phase), wins; if so `path` is its plan.
         Cheap (no search), so it is tried once before the later, longer part of the move
-        rounds: it wins about half the deals that get there."""
+        rounds: it wins about a third of the deals that get there."""
         search = PairingSearch(
             self.relaxed.grid,
             self.class_masks,
