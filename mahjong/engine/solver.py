@@ -314,7 +314,7 @@ class Solver:
             child = alive ^ (1 << a | 1 << b)  # x ^ y, not x & ~y (y in x): cheaper
             child_cells = cells ^ (cell[a] | cell[b])  # both on the table
             # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
-            if rest and not relaxed.passes_after(child, child_free, child_cells, rest):
+            if rest and child not in dead and not relaxed.passes_after(child, child_free, child_cells, rest):
                 dead.add(child)
                 continue
             path.append((a, b))
