@@ -313,8 +313,13 @@ class Solver:
         for _, a, b, child_free, rest in self._moves(alive, free, pairs):
             child = alive ^ (1 << a | 1 << b)  # x ^ y, not x & ~y (y in x): cheaper
             child_cells = cells ^ (cell[a] | cell[b])  # both on the table
-            # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py).
-            if rest and child not in dead and not relaxed.passes_after(child, child_free, child_cells, rest):
+            # Only a move leaving tiles of its class can fail the relaxed test (see relaxed.py);
+            # a child already proved dead returns at once, so it needs no test.
+            if (
+                rest
+                and child not in dead
+                and not relaxed.passes_after(child, child_free, child_cells, rest)
+            ):
                 dead.add(child)
                 continue
             path.append((a, b))
