@@ -331,7 +331,7 @@ class PairingSearch:
         ranks them). A pruning that fails stops at the first class left with none, so
         checking likely failures first saves trials (a third of all trials went to
         prunings that failed): 11% fewer trials on 487 deals that reached this search,
-        a quarter fewer on those with no win. A pruning that passes checks every class
+        18% fewer on those with no win. A pruning that passes checks every class
         in any order."""
         last, conflicts = self.last_conflict, self.conflicts
         return sorted(open_, key=lambda k: (k != last, len(open_[k]) / (1 + conflicts.get(k, 0))))
