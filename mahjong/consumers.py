@@ -1,6 +1,11 @@
-"""The echo socket of the status page: a live check of websockets and the channel layer."""
+"""The echo socket of the status page (a live check of websockets and the channel layer),
+and the answer to a socket at an address that has no consumer."""
 
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from mahjong import language
 
 ECHO_GROUP = "echo"
 MAX_ECHO_LENGTH = 200
@@ -37,3 +42,14 @@ class EchoConsumer(AsyncJsonWebsocketConsumer):
 
     async def echo_message(self, event):
         await self.send_json({"type": "echo", "text": event["text"], "source": event["source"]})
+
+
+class NoRouteConsumer(AsyncJsonWebsocketConsumer):
+    """A socket at any other address: a clear error, then closed as "not found" (4404).
+    Without it Channels' router raises, and the client sees only a broken connection."""
+
+    async def connect(self):
+        translation.activate(language.from_scope(self.scope))
+        await self.accept()
+        await self.send_json({"type": "error", "code": "no_route", "message": _("no such address")})
+        await self.close(code=4404)

@@ -1,9 +1,12 @@
-from django.urls import path
+from django.urls import path, re_path
 
-from mahjong.consumers import EchoConsumer
+from mahjong.consumers import EchoConsumer, NoRouteConsumer
 from rooms.consumers import RoomConsumer
 
 websocket_urlpatterns = [
     path("ws/echo/", EchoConsumer.as_asgi()),
-    path("ws/rooms/<str:code>/", RoomConsumer.as_asgi()),
+    # Any code, even an empty one (a client drops a newline from a URL): the room consumer
+    # answers "no_room" to a code that names no room.
+    re_path(r"^ws/rooms/(?P<code>[^/]*)/\Z", RoomConsumer.as_asgi()),
+    re_path(r"", NoRouteConsumer.as_asgi()),  # every other address: "no_route"
 ]

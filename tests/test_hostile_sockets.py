@@ -5,11 +5,13 @@ message gets one clear answer, the socket stays open, and the race's state stays
 import json
 
 import pytest
+from channels.testing import WebsocketCommunicator
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from mahjong.asgi import application
 from rooms.models import RULE_FIELDS, Entry, Move, Room
-from tests.rooms_helpers import Socket, db, room_with
+from tests.rooms_helpers import HOST, ORIGIN, Socket, db, room_with
 from tests.strategies import json_values
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -128,6 +130,7 @@ async def test_any_message_in_the_lobby_gets_a_clear_answer(lobby, batch):
 @FUZZ
 @given(code=st.text(st.characters(exclude_characters="/?#%", codec="utf-8"), min_size=1))
 @example(code="AB\x00CD")  # PostgreSQL refuses NUL in a query: found by this fuzzer
+@example(code="\n")  # the client drops it from the URL, leaving an empty code: found too
 async def test_a_socket_to_any_room_code_is_answered_without_a_crash(code):
     socket = Socket(code)
     connected, _ = await socket.ws.connect()
@@ -135,3 +138,13 @@ async def test_a_socket_to_any_room_code_is_answered_without_a_crash(code):
     first = await socket.next()
     assert first["type"] == "error" and first["code"] == "no_room"
     await socket.ws.wait()
+
+
+@pytest.mark.parametrize("address", ["ws/nowhere/", "ws/rooms/", "ws/rooms/AB/CD/", "x"])
+async def test_a_socket_at_an_address_with_no_consumer_is_told_so_and_closed(address):
+    socket = WebsocketCommunicator(application, f"/{address}", headers=[ORIGIN, HOST])
+    connected, _ = await socket.connect()
+    assert connected
+    answer = await socket.receive_json_from()
+    assert answer["type"] == "error" and answer["code"] == "no_route" and answer["message"]
+    assert (await socket.receive_output())["code"] == 4404
