@@ -82,3 +82,13 @@ async def test_a_refusal_on_the_socket_comes_back_in_the_players_language():
     assert answer["type"] == "error"
     assert answer["message"] == "no hay ninguna carrera en curso"
     await ws.disconnect()
+
+
+async def test_a_socket_at_an_unknown_address_is_told_so_in_the_players_language():
+    headers = [ORIGIN, HOST, (b"accept-language", b"es-ES,es;q=0.9")]
+    ws = WebsocketCommunicator(application, "/ws/nowhere/", headers=headers)
+    connected, _ = await ws.connect()
+    assert connected
+    answer = await ws.receive_json_from(timeout=5)
+    assert answer == {"type": "error", "code": "no_route", "message": "no existe esa dirección"}
+    await ws.disconnect()
