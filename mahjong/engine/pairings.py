@@ -152,7 +152,7 @@ class PairingSearch:
         if self._rounds(self.table) is None:
             return None
         chosen: dict[int, tuple] = {}
-        open_ = {k: [(0, m, None) for m in options] for k, options in self.options.items()}
+        open_ = self._untried()
         if not (yield from self._search(open_, chosen)):
             return None
         return self._plan()
@@ -162,10 +162,14 @@ class PairingSearch:
         its matchings when the phase does not name it), repaired up to `repair_steps`
         times (`_repair`); a plan if the pass then clears the table, else None (which
         proves nothing)."""
-        open_ = {k: [(0, m, None) for m in options] for k, options in self.options.items()}
+        open_ = self._untried()
         if not self._complete(open_, {}):
             return None
         return self._plan()
+
+    def _untried(self) -> dict[int, list]:
+        """Every open class with all its pairings, none tried yet (entries as below)."""
+        return {k: [(0, m, None) for m in options] for k, options in self.options.items()}
 
     # An open class's pairings are kept as (rounds, matching, end): rounds is how long its
     # trial took, and `end` the table the trial ended with when that trial holds under the

@@ -230,10 +230,7 @@ class Solver:
         )
         plan = search.repair_phase()
         self.nodes += search.checks
-        if plan is None:
-            return False
-        path.extend(plan)
-        return True
+        return _extended(path, plan)
 
     def _by_pairings(self, alive: int, path: list) -> bool:
         """The complete search over how classes pair up (pairings.py), for the deals the
@@ -253,10 +250,7 @@ class Solver:
             raise _OutOfTime from None
         finally:
             self.nodes += search.checks
-        if plan is None:
-            return False
-        path.extend(plan)
-        return True
+        return _extended(path, plan)
 
     def _search(
         self, alive: int, free: int, cells: int, pairs: int, path: list, check: int = -1
@@ -441,6 +435,14 @@ class Solver:
         for p in pairs:
             union |= p
         return pairs, union
+
+
+def _extended(path: list, plan) -> bool:
+    """Whether a pairing search found a plan; if so `path` ends with it."""
+    if plan is None:
+        return False
+    path.extend(plan)
+    return True
 
 
 def _hoods(layout: Layout) -> tuple[int, ...]:
