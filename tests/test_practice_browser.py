@@ -1,6 +1,7 @@
 """Solo practice in a real Chromium: what a player sees and does (SPEC §4–5)."""
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import expect
@@ -87,11 +88,23 @@ def test_a_tap_on_a_blocked_tile_explains_why(asgi_server, page):
     expect(page.locator(".tile.selected")).to_have_count(0)
 
 
+def test_the_clock_counts_from_when_the_page_was_served_though_it_loads_slowly(asgi_server, page):
+    def late(route):
+        time.sleep(1.5)
+        route.continue_()
+
+    page.route(re.compile(r".*/practice(\.[0-9a-f]+)?\.js$"), late)
+    open_game(asgi_server, page, BEGINNER_CODE)
+    # The server's clock started when it served the page; the player's must not lag it.
+    assert page.locator("#clock").text_content() != "0:00"
+
+
 def test_pause_hides_the_faces_and_stops_the_clock(asgi_server, page):
     open_game(asgi_server, page, BEGINNER_CODE)
     page.get_by_role("button", name="Pause", exact=True).click()
     expect(page.locator("#paused-cover")).to_be_visible()
     expect(page.locator(".tile .pic").first).to_be_hidden()
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")  # the server agreed
     shown = page.locator("#clock").text_content()
     page.wait_for_timeout(1200)
     assert page.locator("#clock").text_content() == shown

@@ -11,30 +11,33 @@
   let removed = []; // pairs removed, as the player sees them
   let clock = { base: 0, since: null };
   let queue = Promise.resolve(); // server calls, strictly in order
+  let waiting = 0; // server calls not yet answered: the page is marked busy meanwhile
 
   const say = (text) => { $("message").textContent = text || ""; };
   const board = new MahjongBoard($("board"), $("board-wrap"), {
     sprite: root.dataset.sprite, strings: T, onSay: say, onPair: playPair,
   });
 
-  function draw(state) {
+  function draw(state, at) {
     board.load(state.tiles);
-    applyState(state);
+    applyState(state, at);
     $("code").textContent = state.code;
     document.title = `${state.layout.label} · ${state.code}`;
   }
 
-  // Bring the board to the server's state (after a draw, a refusal, an undo).
-  function applyState(state) {
+  // Bring the board to the server's state (after a draw, a refusal, an undo); `at` is
+  // when that state was true, on the performance.now() scale.
+  function applyState(state, at = performance.now()) {
     game = state;
     removed = state.removed.map((pair) => [...pair]);
     const gone = new Set(removed.flat());
     board.setAlive(state.tiles.map((_, i) => i).filter((i) => !gone.has(i)));
     const running = state.status === "playing" && !state.paused;
-    clock = { base: state.clock_ms, since: running ? performance.now() : null };
+    clock = { base: state.clock_ms, since: running ? at : null };
     $("hints-used").textContent = state.hints_used;
     setPaused(state.paused);
     showProgress();
+    tick(); // the server's clock at once, not at the next beat
   }
 
   function showProgress() {
@@ -78,7 +81,13 @@
       }
       return answer;
     };
-    queue = queue.then(call, call);
+    const answered = () => {
+      waiting -= 1;
+      if (!waiting) root.removeAttribute("aria-busy");
+    };
+    waiting += 1;
+    root.setAttribute("aria-busy", "true");
+    queue = queue.then(call, call).finally(answered);
     return queue;
   }
 
@@ -111,6 +120,8 @@
   function togglePause() {
     if (!game || game.status !== "playing") return;
     const action = game.paused ? "resume" : "pause";
+    // The clock stops under the cover at once; the server's answer then sets it exactly.
+    if (action === "pause") clock = { base: clockMs(), since: null };
     setPaused(!game.paused);
     send(action, { game: game.id }).then((state) => state && applyState(state));
   }
@@ -134,11 +145,14 @@
     $("won-dialog").showModal();
   }
 
-  function tick() {
-    if (!game) return;
+  function clockMs() {
+    if (game.status === "won") return game.result.time_ms;
     const running = clock.since !== null && playing();
-    const ms = game.status === "won" ? game.result.time_ms : clock.base + (running ? performance.now() - clock.since : 0);
-    $("clock").textContent = MahjongBoard.formatTime(ms);
+    return clock.base + (running ? performance.now() - clock.since : 0);
+  }
+
+  function tick() {
+    if (game) $("clock").textContent = MahjongBoard.formatTime(clockMs());
   }
 
   // --- wiring ---------------------------------------------------------------------------
@@ -173,7 +187,10 @@
   MahjongBoard.setupTileStyle(root, $("tile-style"));
 
   const initialMessage = $("message").textContent;
-  draw(JSON.parse($("game-state").textContent));
+  // The page's own state was written when its answer began, not when this script ran:
+  // counting from then keeps the clock in step with the server's while the page loads.
+  const page = performance.getEntriesByType("navigation")[0];
+  draw(JSON.parse($("game-state").textContent), page ? page.responseStart : performance.now());
   say(initialMessage);
   if (game.status === "won") showWon(game.result);
   setInterval(tick, 250);
