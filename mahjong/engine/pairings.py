@@ -253,15 +253,17 @@ class PairingSearch:
         the move search's deepest line (right for ~80% of the classes it reached), it
         finds a full pairing for about a third of the solvable deals that reach this search,
         in a few passes, where the search itself takes a few thousand trials."""
-        stall: list = []
         tabu: dict[int, int] = {}
         for step in range(steps + 1):
-            del stall[:]
-            if self._rounds(self.table, stall=stall) is not None:
+            stall: list = []
+            # The rounds are kept when a change may follow: each candidate starts from them.
+            snaps: list | None = [] if step < steps else None
+            seen = [0] * len(self.group_cells)
+            if self._run(self.table, self.table, 0, 0, seen, 0, snaps, stall) is not None:
                 return True
             if step == steps:
                 return False
-            change = self._best_change(pick, open_, stall[1], tabu, step)
+            change = self._best_change(pick, open_, snaps, stall[1], tabu, step)
             if change is None:
                 return False
             k, matching = change
@@ -270,10 +272,10 @@ class PairingSearch:
             tabu[k] = step + REPAIR_TABU
         raise AssertionError("unreachable: the last step returns")
 
-    def _best_change(self, pick, open_, stalled_free: int, tabu, step: int):
-        """The change of one open class's pairing (with a free tile where the pass stalled,
-        not waiting in `tabu`) after which the pass leaves fewest tiles: (class, matching),
-        or None when no class may change."""
+    def _best_change(self, pick, open_, snaps: list, stalled_free: int, tabu, step: int):
+        """The change of one open class's pairing (with a free tile where the pass `snaps`
+        stalled, not waiting in `tabu`) after which the pass leaves fewest tiles: (class,
+        matching), or None when no class may change."""
         best = None
         for k, entries in open_.items():
             if not stalled_free & self.class_cells[k] or tabu.get(k, -1) >= step:
@@ -281,16 +283,63 @@ class PairingSearch:
             for _, matching, _ in entries:
                 if matching == pick[k]:
                     continue
-                self._apply(k, matching)
                 stall: list = []
-                passed = self._rounds(self.table, stall=stall) is not None
-                self._apply(k, pick[k])
-                if passed:
+                if self._changed_pass(k, pick[k], matching, snaps, stall) is not None:
                     return k, matching
                 left = stall[0].bit_count()
                 if best is None or left < best[0]:
                     best = (left, k, matching)
         return None if best is None else best[1:]
+
+    def _changed_pass(self, k: int, old, new, snaps: list, stall: list) -> int | None:
+        """The pass with class k paired as `new` instead of `old` (applied, with `snaps` the
+        rounds of its pass, which stalled), as `_rounds`. It is the old pass up to the
+        first round in which a tile of k free in both could leave in one and not in the
+        other (`_divergence`), so it starts from that round's snapshot: a third of the
+        repair's rounds are not run again."""
+        start = self._divergence(k, old, new, snaps)
+        self._apply(k, new)
+        try:
+            if start is None:
+                return self._rounds(self.table, stall=stall)
+            table, reach, ready, seen, _ = snaps[start]
+            ready ^= ready & self.class_cells[k]
+            seen = seen[:]
+            for gid, pair_cells, _, _ in self._pairs_info(new):
+                seen[gid] = n = (reach & pair_cells).bit_count()
+                if n == 2:
+                    ready |= pair_cells
+            return self._run(table, table, reach, ready, seen, start, stall=stall)
+        finally:
+            self._apply(k, old)
+
+    def _divergence(self, k: int, old, new, snaps: list) -> int | None:
+        """The first round of the pass `snaps` (class k paired as `old`) whose state could
+        differ with k paired as `new`, or None to start from the beginning. A tile of k
+        leaves in the round it is free (reached, still on the table) with its partner
+        reached; until a round where that differs for some tile, the passes are the same.
+        (The rounds are checked up to the last one kept: the pass may start there.)"""
+        if not snaps:
+            return None
+        cell, at = self.cell, self.grid.cell_of_tile
+        mates = {}  # per tile of k, by its grid cell + 1: its partners' cells (old, new)
+        for a, b in old:
+            mates[at[a] + 1] = [cell[b]]
+            mates[at[b] + 1] = [cell[a]]
+        for a, b in new:
+            mates[at[a] + 1].append(cell[b])
+            mates[at[b] + 1].append(cell[a])
+        cells = self.class_cells[k]
+        for r in range(len(snaps) - 1):
+            reached = snaps[r + 1][1]
+            free = snaps[r][0] & reached & cells
+            while free:
+                low = free & -free
+                free ^= low
+                was, now = mates[low.bit_length()]
+                if bool(reached & was) != bool(reached & now):
+                    return r
+        return len(snaps) - 1
 
     def _prune(self, open_: dict[int, list], chosen, fixed):
         """Try again every stale pairing of every open class against the current choice and
@@ -380,9 +429,7 @@ class PairingSearch:
         starts from the pass's state at that round; with no such round, the trial is the
         pass itself, which clears k after its last leave, and is not run."""
         snaps = self._current_pass()
-        info = self._pair_info.get(matching)
-        if info is None:
-            info = self._pair_info[matching] = self._pairs_of(matching)
+        info = self._pairs_info(matching)
         leaves = self._leaves.get(k)
         if leaves is None:
             leaves = self._leave_rounds(k)
@@ -434,9 +481,15 @@ class PairingSearch:
                         break
         return out
 
-    def _pairs_of(self, matching) -> list:
+    def _pairs_info(self, matching) -> list:
         """Per pair of a matching: its group, its cells, and its tiles' places in group_at
         (their grid cells + 1)."""
+        info = self._pair_info.get(matching)
+        if info is None:
+            info = self._pair_info[matching] = self._pairs_of(matching)
+        return info
+
+    def _pairs_of(self, matching) -> list:
         at = self.grid.cell_of_tile
         return [
             (
