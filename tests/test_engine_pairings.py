@@ -265,6 +265,39 @@ def test_a_trial_no_tile_of_a_class_left_in_holds_once_that_class_is_paired(seed
     assume(kept)  # (Unsatisfiable if no example ever keeps a trial)
 
 
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    picks=st.lists(st.integers(0, 2), min_size=36, max_size=36),
+    played=st.integers(0, 30),
+)
+def test_a_repair_candidate_started_part_way_is_the_pass_from_the_start(seed, picks, played):
+    # A repair tries changing one class's pairing in a pass that stalled, starting from the
+    # round where that class could first behave differently (PairingSearch._changed_pass):
+    # where it stalls and how long it takes must be those of the pass from the start.
+    position = position_part_way(seed, played)
+    solver = Solver(position.layout, position.faces)
+    search = PairingSearch(solver.relaxed.grid, solver.class_masks, position.alive, lambda: False)
+    pick = {k: options[p] for (k, options), p in zip(search.options.items(), picks, strict=False)}
+    for k, matching in pick.items():
+        search._apply(k, matching)
+    snaps: list = []
+    stall: list = []
+    seen = [0] * len(search.group_cells)
+    assume(search._run(search.table, search.table, 0, 0, seen, 0, snaps, stall) is None)
+    for k, matching in pick.items():
+        for other in search.options[k]:
+            if other == matching:
+                continue
+            got_stall: list = []
+            got = search._changed_pass(k, matching, other, snaps, got_stall)
+            search._apply(k, other)
+            want_stall: list = []
+            want = search._rounds(search.table, stall=want_stall)
+            search._apply(k, matching)
+            assert (got, got_stall) == (want, want_stall)
+
+
 def position_part_way(seed: int, played: int) -> Position:
     """Random turtle deal `seed` after up to `played` random playable pairs."""
     faces = full_set()
