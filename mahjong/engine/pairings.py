@@ -529,8 +529,9 @@ class PairingSearch:
         while table & goal:
             rows = table | table << row | table >> row
             above = rows >> layer
-            for span in spans:
-                above |= above >> span
+            if spans:  # (none on most tables: see spans_for; a test costs less than a loop)
+                for span in spans:
+                    above |= above >> span
             above |= above << 1 | above >> 1
             # (a ^ (a & b) rather than a & ~b: a negative operand costs twice as much.)
             free = table ^ (table & (above | rows << 2 & rows >> 2))
