@@ -8,7 +8,7 @@ import logging
 import random
 
 from django.conf import settings
-from django.db import connection
+from django.db import connection, transaction
 
 from mahjong.engine.catalog import level_layout
 from mahjong.engine.codes import make_code, random_seed
@@ -79,15 +79,37 @@ def graded_deal(level: str, flowers: bool, rng: random.Random) -> PooledDeal:
 
 
 def refill(level: str, flowers: bool, limit: int | None = None) -> int:
-    """Add deals until the pool holds DEAL_POOL_SIZE (at most `limit` this call)."""
-    missing = (
-        settings.DEAL_POOL_SIZE - PooledDeal.objects.filter(level=level, flowers=flowers).count()
-    )
+    """Add deals until the pool holds DEAL_POOL_SIZE (at most `limit` this call); how
+    many were added. The deals are graded first, with no lock held (a second each on the
+    hard levels); then, with the pool locked, only as many are kept as are still missing,
+    so refills running at once never overfill it."""
+    missing = _missing(level, flowers)
     missing = min(missing, limit) if limit is not None else missing
     rng = random.Random()
-    for _ in range(max(0, missing)):
-        graded_deal(level, flowers, rng).save()
-    return max(0, missing)
+    graded = [graded_deal(level, flowers, rng) for _ in range(max(0, missing))]
+    if not graded:
+        return 0
+    with transaction.atomic():
+        _lock_pool(level, flowers)
+        kept = graded[: max(0, _missing(level, flowers))]
+        PooledDeal.objects.bulk_create(kept)
+    return len(kept)
+
+
+def _missing(level: str, flowers: bool) -> int:
+    return settings.DEAL_POOL_SIZE - PooledDeal.objects.filter(level=level, flowers=flowers).count()
+
+
+POOL_LOCK = 0x504F4F4C  # "POOL": the advisory lock namespace of the pools
+
+
+def _lock_pool(level: str, flowers: bool) -> None:
+    """Refills of one pool take turns until the transaction ends. (SQLite needs nothing:
+    its transactions here are IMMEDIATE, one writer at a time.)"""
+    if connection.vendor == "postgresql":
+        key = all_pools().index((level, flowers))
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [POOL_LOCK, key])
 
 
 def all_pools() -> list[tuple[str, bool]]:

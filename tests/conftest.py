@@ -113,13 +113,18 @@ def celery_worker(transactional_db):
     """A real Celery worker consuming from the real broker, in a thread of this process."""
     from mahjong.celery import app
 
-    app.control.purge()  # tasks left queued by earlier tests point at rows now gone
+    queues = ["celery", "pools"]
+    # Tasks left queued by earlier tests point at rows now gone, or would run beside this
+    # test (a pool refill, say). (`app.control.purge()` empties only the default queue.)
+    with app.connection_for_write() as connection:
+        for queue in queues:
+            connection.default_channel.queue_purge(queue)
     with start_worker(
         app,
         pool="solo",
         perform_ping_check=False,
         shutdown_timeout=30,
-        queues=["celery", "pools"],
+        queues=queues,
     ) as worker:
         yield worker
 

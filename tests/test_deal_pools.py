@@ -2,12 +2,15 @@
 
 import logging
 import random
+import threading
 import time
 
 import pytest
 
 from mahjong.engine.codes import parse_code
 from mahjong.engine.deal import deal_from_code
+from django.db import connection
+
 from rooms import actions, pools
 from rooms.models import PooledDeal
 from tests.rooms_helpers import room_with
@@ -47,6 +50,27 @@ def test_refill_tops_up_to_the_pool_size_and_no_more(db):
     assert pools.refill("beginner", False) == 2
     assert pools.refill("beginner", False) == 0
     assert PooledDeal.objects.filter(level="beginner", flowers=False).count() == 2
+
+
+def test_refills_running_at_once_never_overfill_a_pool(transactional_db):
+    # Two workers (or a worker and the scheduler's sweep) may top up one pool together.
+    start = threading.Barrier(3)
+    added = []
+
+    def refill():
+        try:
+            start.wait()
+            added.append(pools.refill("beginner", False))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=refill) for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert PooledDeal.objects.filter(level="beginner", flowers=False).count() == 2
+    assert sum(added) == 2
 
 
 def test_the_worker_refills_a_pool_after_a_race_takes_from_it(celery_worker):
