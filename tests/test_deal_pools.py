@@ -6,11 +6,10 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 
 from mahjong.engine.codes import parse_code
 from mahjong.engine.deal import deal_from_code
-from django.db import connection
-
 from rooms import actions, pools
 from rooms.models import PooledDeal
 from tests.rooms_helpers import room_with
