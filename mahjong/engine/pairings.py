@@ -535,11 +535,11 @@ class PairingSearch:
             above |= above << 1 | above >> 1
             # (a ^ (a & b) rather than a & ~b: a negative operand costs twice as much.)
             free = table ^ (table & (above | rows << 2 & rows >> 2))
-            fresh = free ^ (free & reach)
+            # Cells free for the first time, but for those of ready groups (no count needed).
+            fresh = free ^ (free & (reach | ready))
             if snaps is not None:
                 snap = [table, reach, ready, seen[:], 0]
-            reach |= fresh
-            fresh ^= fresh & ready
+            reach |= free
             while fresh:
                 top = fresh.bit_length()  # its highest cell is top - 1
                 fresh &= below[top]

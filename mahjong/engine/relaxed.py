@@ -195,9 +195,9 @@ class _Grid:
             above |= above << 1 | above >> 1
             # (a ^ (a & b) rather than a & ~b: a negative operand costs twice as much.)
             free = table ^ (table & (above | rows << 2 & rows >> 2))
-            fresh = free ^ (free & reach)
-            reach |= fresh
-            fresh ^= fresh & ready
+            # Cells free for the first time, but for those of ready classes (no count needed).
+            fresh = free ^ (free & (reach | ready))
+            reach |= free
             while fresh:
                 top = fresh.bit_length()  # its highest cell is top - 1
                 fresh &= below[top]
