@@ -39,6 +39,13 @@ class Relaxed:
         # keep the encoding of their position up to date a move at a time.
         n = len(layout)
         self.cell_of_tile = tuple(1 << c for c in self.grid.cell_of_tile) if self.grid else (0,) * n
+        # Per tile: the grid cells of its whole class (`passes_after` picks the tiles left).
+        grid = self.grid
+        self.class_cells_of_tile = (
+            tuple(grid.class_cells[grid.class_at[c + 1]] for c in grid.cell_of_tile)
+            if grid
+            else (0,) * n
+        )
         # The layer shifts `passes_after` spreads "what lies above" with: all of them until
         # `start` names a position that lets the pass look one layer up only.
         self.spans = self.grid.spans if self.grid else ()
@@ -67,12 +74,7 @@ class Relaxed:
         if free & rest == rest:
             return True  # all free: they pair up among themselves at once
         if self.grid is not None:
-            cell = self.cell_of_tile
-            goal = 0
-            while rest:
-                low = rest & -rest
-                goal |= cell[low.bit_length() - 1]
-                rest ^= low
+            goal = cells & self.class_cells_of_tile[rest.bit_length() - 1]  # rest's cells
             return self.grid.greedy(cells, goal, self.spans)
         return self._greedy(alive, free, rest)
 
