@@ -27,6 +27,7 @@ BANDS = {
     "hard": (0.4, 1.0),
 }
 TRIES_PER_DEAL = 12
+POOL_LOCK = 0x504F4F4C  # "POOL": the PostgreSQL advisory lock namespace of the pools
 
 
 def take(level: str, flowers: bool) -> str:
@@ -98,9 +99,6 @@ def refill(level: str, flowers: bool, limit: int | None = None) -> int:
 
 def _missing(level: str, flowers: bool) -> int:
     return settings.DEAL_POOL_SIZE - PooledDeal.objects.filter(level=level, flowers=flowers).count()
-
-
-POOL_LOCK = 0x504F4F4C  # "POOL": the advisory lock namespace of the pools
 
 
 def _lock_pool(level: str, flowers: bool) -> None:

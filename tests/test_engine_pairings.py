@@ -211,9 +211,7 @@ def test_a_trial_is_the_relaxed_game_played_from_the_start(seed, picks, played):
     # A trial starts part way through the current pass (or is not run at all when it would
     # be that pass): its answer must be the one of the relaxed game with the class paired,
     # played from the start, under any passing choice.
-    position = position_part_way(seed, played)
-    solver = Solver(position.layout, position.faces)
-    search = PairingSearch(solver.relaxed.grid, solver.class_masks, position.alive, lambda: False)
+    search = search_part_way(seed, played)
     assume(search._rounds(search.table) is not None)
     classes = list(search.options)
     chosen = set()
@@ -240,9 +238,7 @@ def test_a_trial_is_the_relaxed_game_played_from_the_start(seed, picks, played):
 def test_a_trial_no_tile_of_a_class_left_in_holds_once_that_class_is_paired(seed, played):
     # The pruning keeps a trial after a choice when no tile of the class chosen left in it
     # (PairingSearch._choose): run again under that choice, it must give the same answer.
-    position = position_part_way(seed, played)
-    solver = Solver(position.layout, position.faces)
-    search = PairingSearch(solver.relaxed.grid, solver.class_masks, position.alive, lambda: False)
+    search = search_part_way(seed, played)
     assume(search._rounds(search.table) is not None)
     kept = 0
     for c, c_matchings in search.options.items():
@@ -275,9 +271,7 @@ def test_a_repair_candidate_started_part_way_is_the_pass_from_the_start(seed, pi
     # A repair tries changing one class's pairing in a pass that stalled, starting from the
     # round where that class could first behave differently (PairingSearch._changed_pass):
     # where it stalls and how long it takes must be those of the pass from the start.
-    position = position_part_way(seed, played)
-    solver = Solver(position.layout, position.faces)
-    search = PairingSearch(solver.relaxed.grid, solver.class_masks, position.alive, lambda: False)
+    search = search_part_way(seed, played)
     pick = {k: options[p] for (k, options), p in zip(search.options.items(), picks, strict=False)}
     for k, matching in pick.items():
         search._apply(k, matching)
@@ -296,6 +290,13 @@ def test_a_repair_candidate_started_part_way_is_the_pass_from_the_start(seed, pi
             want = search._rounds(search.table, stall=want_stall)
             search._apply(k, matching)
             assert (got, got_stall) == (want, want_stall)
+
+
+def search_part_way(seed: int, played: int) -> PairingSearch:
+    """A pairing search from `position_part_way(seed, played)`."""
+    position = position_part_way(seed, played)
+    solver = Solver(position.layout, position.faces)
+    return PairingSearch(solver.relaxed.grid, solver.class_masks, position.alive, lambda: False)
 
 
 def position_part_way(seed: int, played: int) -> Position:

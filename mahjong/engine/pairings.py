@@ -302,13 +302,7 @@ class PairingSearch:
         try:
             if start is None:
                 return self._rounds(self.table, stall=stall)
-            table, reach, ready, seen, _ = snaps[start]
-            ready ^= ready & self.class_cells[k]
-            seen = seen[:]
-            for gid, pair_cells, _, _ in self._pairs_info(new):
-                seen[gid] = n = (reach & pair_cells).bit_count()
-                if n == 2:
-                    ready |= pair_cells
+            table, reach, ready, seen = self._regrouped(snaps[start], k, self._pairs_info(new))
             return self._run(table, table, reach, ready, seen, start, stall=stall)
         finally:
             self._apply(k, old)
@@ -448,21 +442,28 @@ class PairingSearch:
             rounds = leaves[-1][0] + 1
             self.trial_end = snaps[rounds][0] if rounds < len(snaps) else 0
             return rounds
-        snap = snaps[start]
-        reach = snap[1]
-        seen = snap[3][:]
-        ready = snap[2] ^ (snap[2] & self.class_cells[k])
+        table, reach, ready, seen = self._regrouped(snaps[start], k, info)
         group_at = self.group_at
-        for gid, pair_cells, a, b in info:
-            seen[gid] = n = (reach & pair_cells).bit_count()
-            if n == 2:
-                ready |= pair_cells
+        for gid, _, a, b in info:
             group_at[a] = group_at[b] = gid
-        rounds = self._run(snap[0], self.class_cells[k], reach, ready, seen, start)
+        rounds = self._run(table, self.class_cells[k], reach, ready, seen, start)
         gid = self.class_gid[k]
         for _, _, a, b in info:
             group_at[a] = group_at[b] = gid
         return rounds
+
+    def _regrouped(self, snap, k: int, info) -> tuple:
+        """A pass's state at the start of a snapshot's round (table, reach, ready, seen),
+        with class k counted as paired the way `info` describes: each pair's cells reached
+        so far, and the pair ready when both were (a pass may go on from there)."""
+        table, reach, ready, seen, _ = snap
+        ready ^= ready & self.class_cells[k]
+        seen = seen[:]
+        for gid, pair_cells, _, _ in info:
+            seen[gid] = n = (reach & pair_cells).bit_count()
+            if n == 2:
+                ready |= pair_cells
+        return table, reach, ready, seen
 
     def _leave_rounds(self, k: int) -> list:
         """The rounds of the current pass in which tiles of class k leave, with those tiles'

@@ -38,9 +38,9 @@ class Relaxed:
         # Per tile: its bit in the grid encoding (0 without one), so that callers can
         # keep the encoding of their position up to date a move at a time.
         n = len(layout)
-        self.cell_of_tile = tuple(1 << c for c in self.grid.cell_of_tile) if self.grid else (0,) * n
-        # Per tile: the grid cells of its whole class (`passes_after` picks the tiles left).
         grid = self.grid
+        self.cell_of_tile = tuple(1 << c for c in grid.cell_of_tile) if grid else (0,) * n
+        # Per tile: the grid cells of its whole class (`passes_after` picks the tiles left).
         self.class_cells_of_tile = (
             tuple(grid.class_cells[grid.class_at[c + 1]] for c in grid.cell_of_tile)
             if grid
@@ -48,7 +48,7 @@ class Relaxed:
         )
         # The layer shifts `passes_after` spreads "what lies above" with: all of them until
         # `start` names a position that lets the pass look one layer up only.
-        self.spans = self.grid.spans if self.grid else ()
+        self.spans = grid.spans if grid else ()
 
     def start(self, alive: int) -> None:
         """Searches from `alive` are about to call `passes_after` on positions reached from
