@@ -1,4 +1,4 @@
-"""Every write on players, accounts and ratings: views and (later) races call these.
+"""Every write on players, accounts and ratings: pages, rooms and the ranked queue call these.
 
 One function per write, each in one transaction, so a half-done merge or rating update
 is never seen.
@@ -13,8 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounts import ratings
 from accounts.models import NICKNAME_MAX_LENGTH, Player, Rating, RatingChange
-from mahjong.models import SoloGame
-from rooms.models import QueueEntry, Room, Seat
+from accounts.signals import player_merged
 
 # Control, format (zero-width, bidi overrides), surrogate, private-use and unassigned
 # characters, and line/paragraph separators: none belongs in a name shown to others.
@@ -26,10 +25,15 @@ class NicknameError(ValueError):
 
 
 def clean_nickname(text) -> str:
-    """The nickname as stored (NFC, trimmed); NicknameError saying what is wrong."""
+    """The nickname as stored, the one rule of every page and socket: NFC, nothing
+    invisible or controlling (tabs and line breaks included), runs of spaces folded into
+    one, trimmed, 1 to NICKNAME_MAX_LENGTH characters. NicknameError says what is wrong."""
     if not isinstance(text, str):
         raise NicknameError(_("A nickname is text."))
-    nickname = unicodedata.normalize("NFC", text).strip()
+    text = unicodedata.normalize("NFC", text)
+    if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in text):
+        raise NicknameError(_("A nickname cannot contain control or invisible characters."))
+    nickname = " ".join(text.split())  # what is left of whitespace is spaces: one each
     if not nickname:
         raise NicknameError(_("Enter a nickname: at least one character that is not a space."))
     if len(nickname) > NICKNAME_MAX_LENGTH:
@@ -37,16 +41,22 @@ def clean_nickname(text) -> str:
             _("A nickname has at most %(max)d characters; this one has %(n)d.")
             % {"max": NICKNAME_MAX_LENGTH, "n": len(nickname)}
         )
-    if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in nickname):
-        raise NicknameError(_("A nickname cannot contain control or invisible characters."))
     return nickname
 
 
 def set_nickname(player: Player, text) -> Player:
+    """The one write of a nickname (profile, rooms, the ranked queue, the admin's form
+    checks by the same rule). Nothing is written when it is unchanged."""
     nickname = clean_nickname(text)
-    Player.objects.filter(pk=player.pk).update(nickname=nickname)
-    player.nickname = nickname
+    if player.nickname != nickname:
+        Player.objects.filter(pk=player.pk).update(nickname=nickname)
+        player.nickname = nickname
     return player
+
+
+def new_player() -> Player:
+    """A new anonymous player, for a device that has none (accounts.identity)."""
+    return Player.objects.create()
 
 
 # --- Accounts: one player per account, a device's player merged into it -----------------
@@ -84,47 +94,16 @@ def _locked(player: Player | None) -> Player | None:
 def merge_players(device: Player, account: Player) -> None:
     """Move everything of `device` to `account`; `device` stays as an empty husk.
 
-    Call inside a transaction with both rows locked (`sign_in_device` does).
+    Call inside a transaction with both rows locked (`sign_in_device` does). The apps
+    that keep a player's rows move them in their own actions, on `player_merged`.
     """
-    _move_solo_games(device, account)
-    _move_race_seats(device, account)
+    player_merged.send(sender=Player, device=device, account=account)
     _move_rating(device, account)
     if not account.nickname and device.nickname:
         account.nickname = device.nickname
         account.save(update_fields=["nickname"])
     device.merged_into = account
     device.save(update_fields=["merged_into"])
-
-
-def _move_solo_games(device: Player, account: Player) -> None:
-    playing = SoloGame.objects.filter(
-        player__in=[device, account], status=SoloGame.Status.PLAYING
-    ).order_by("-started_at", "-pk")
-    # Each player has at most one unfinished game; the newer one (most likely the one
-    # on the screen that is signing in) goes on, the other is abandoned as a new game
-    # would abandon it.
-    keep = playing.first()
-    playing.exclude(pk=getattr(keep, "pk", None)).update(
-        status=SoloGame.Status.ABANDONED, running_since=None
-    )
-    SoloGame.objects.filter(player=device).update(player=account)
-
-
-def _move_race_seats(device: Player, account: Player) -> None:
-    """Move the device's race seats (results and a running race included, so the player
-    keeps playing) and its place in the ranked queue to the account.
-
-    A room where the account has a seat already keeps the device's seat on the husk: one
-    player has one seat per room. Rooms the device owns follow the seat.
-    """
-    taken = Seat.objects.filter(player=account).values("room_id")
-    moving = Seat.objects.filter(player=device).exclude(room_id__in=taken)
-    Room.objects.filter(owner=device, pk__in=moving.values("room_id")).update(owner=account)
-    moving.update(player=account)
-    if QueueEntry.objects.filter(player=account).exists():
-        QueueEntry.objects.filter(player=device).delete()
-    else:
-        QueueEntry.objects.filter(player=device).update(player=account)
 
 
 def _move_rating(device: Player, account: Player) -> None:

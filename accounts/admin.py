@@ -1,4 +1,4 @@
-"""Admin for players, solo games and ratings. Games and ratings are history: viewable,
+"""Admin for players and ratings. Ratings (like solo games and races) are history: viewable,
 never edited or deleted here, since a changed row would falsify records and boards."""
 
 from django import forms
@@ -9,7 +9,6 @@ from django.utils.html import format_html
 from accounts import actions
 from accounts.forms import ThrottledAdminLoginForm
 from accounts.models import Player, Rating, RatingChange
-from mahjong.models import SoloGame
 
 # The admin's login is the most valuable one to guess: the same throttle guards it.
 admin.site.login_form = ThrottledAdminLoginForm
@@ -52,14 +51,6 @@ class PlayerAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request):
         return False  # players come from devices, not from the admin
-
-
-@admin.register(SoloGame)
-class SoloGameAdmin(HistoryAdmin):
-    list_display = ["id", "code", "player", "layout_number", "status", "time_ms", "started_at"]
-    list_filter = ["status", "layout_number"]
-    search_fields = ["code", "player__nickname"]
-    list_select_related = ["player"]
 
 
 @admin.register(Rating)

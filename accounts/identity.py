@@ -38,7 +38,7 @@ def ensure_player(request) -> Player:
         if player is None or player.user_id != user.pk:
             player = use_player(request, actions.sign_in_device(user, player))
     elif player is None:
-        player = use_player(request, Player.objects.create())
+        player = use_player(request, actions.new_player())
     return player
 
 

@@ -4,9 +4,6 @@ from django.urls import path
 from accounts import views
 
 urlpatterns = [
-    path("me/", views.me, name="me"),
-    path("players/<int:pk>/", views.player_profile, name="player"),
-    path("leaderboards/", views.leaderboards_page, name="leaderboards"),
     path("accounts/signup/", views.sign_up, name="signup"),
     path("accounts/login/", views.LogIn.as_view(), name="login"),
     path("accounts/logout/", views.LogOut.as_view(), name="logout"),

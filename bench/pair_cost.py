@@ -1,5 +1,5 @@
 """Benchmark: the server's own cost of one pair in a full room (20 seats), without
-sockets: `rooms.actions.play_pair` called as the socket handler calls it (in a worker
+sockets: `rooms.races.play_pair` called as the socket handler calls it (in a worker
 thread under an event loop, the event published to the channel layer after commit).
 Prints wall and CPU time per pair (median, p99) and the SQL statements it runs. Not a test.
 
@@ -32,7 +32,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import Player  # noqa: E402
-from rooms import actions  # noqa: E402
+from rooms import lobby, race_end, races  # noqa: E402
 from rooms.boards import position_of  # noqa: E402
 from rooms.client_board import a_legal_pair  # noqa: E402
 from rooms.models import Entry  # noqa: E402
@@ -42,11 +42,11 @@ SEATS = 20
 
 def full_room():
     people = [Player.objects.create() for _ in range(SEATS)]
-    room = actions.create_room(people[0], "bench-0")
-    actions.update_rules(people[0], room.code, {"level": "hard", "idle_limit_seconds": 0})
+    room = lobby.create_room(people[0], "bench-0")
+    lobby.update_rules(people[0], room.code, {"level": "hard", "idle_limit_seconds": 0})
     for k, person in enumerate(people[1:], 1):
-        actions.join_room(person, room.code, f"bench-{k}")
-    race = actions.start_race(people[0], room.code, seed=k)
+        lobby.join_room(person, room.code, f"bench-{k}")
+    race = races.start_race(people[0], room.code, seed=k)
     return room.code, people, race.go_at + timedelta(seconds=1)
 
 
@@ -60,7 +60,7 @@ def next_pair(code, player):
 def play(code, player, pair, n, now):
     before = backend_cpu()
     with CaptureQueriesContext(connection) as queries:
-        actions.play_pair(player, code, pair, n, now=now)
+        races.play_pair(player, code, pair, n, now=now)
     return len(queries), backend_cpu() - before
 
 
@@ -109,7 +109,7 @@ async def main():
         statements.append(measured[2])
         database += measured[3]
     # Left running, its seats would soon be "away" and played by CPUs on the site's worker.
-    await database_sync_to_async(actions.end_race_by_staff)(code)
+    await database_sync_to_async(race_end.end_race_by_staff)(code)
     print(f"{len(walls)} pairs in one room of {SEATS}, {timezone.now():%Y-%m-%d %H:%M} UTC")
     table([("wall ms", walls), ("CPU ms", cpus), ("SQL statements", statements)])
     per_pair = database * 1000 / len(walls)

@@ -13,8 +13,8 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from channels.sessions import CookieMiddleware  # noqa: E402
 
+from infra.socket_cap import SocketCap  # noqa: E402
 from mahjong.routing import websocket_urlpatterns  # noqa: E402
-from mahjong.socket_cap import SocketCap  # noqa: E402
 
 application = ProtocolTypeRouter(
     {

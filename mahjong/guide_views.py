@@ -9,9 +9,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_GET
 
+from mahjong.board_strings import strings as board_strings
 from mahjong.engine.catalog import BY_NAME
-from mahjong.practice_views import strings as board_strings
-from rooms.actions import CUT_OFF
+from mahjong.rules import CUT_OFF
 from rooms.models import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS, Level, SiteDefaults
 
 MAX_COUNT = 10  # shuffles and hints: 0 to 10 (the validators of rooms.models.Rules)

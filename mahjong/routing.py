@@ -1,6 +1,6 @@
 from django.urls import path, re_path
 
-from mahjong.consumers import EchoConsumer, NoRouteConsumer
+from infra.consumers import EchoConsumer, NoRouteConsumer
 from rooms.consumers import RoomConsumer
 
 websocket_urlpatterns = [

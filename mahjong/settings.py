@@ -12,8 +12,8 @@ from pathlib import Path
 import dj_database_url
 from django.utils.csp import CSP
 
-from mahjong import embedded_redis
-from mahjong.env import env, env_bool, env_int, env_list
+from infra import embedded_redis
+from infra.env import env, env_bool, env_int, env_list
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime files of a local run: the SQLite database, the embedded Redis, the secret key.
@@ -48,9 +48,12 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "infra",
     "mahjong.apps.MahjongConfig",
-    "rooms",
     "accounts",
+    "practice",
+    "rooms",
+    "records",
 ]
 
 MIDDLEWARE = [
@@ -80,6 +83,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
+                "accounts.context_processors.limits",
             ],
         },
     },
@@ -153,7 +157,7 @@ DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowe
 # The ranked queue starts a race of at least two this long after its oldest joined.
 RANKED_WAIT_SECONDS = env_int("RANKED_WAIT_SECONDS", 20)
 
-# Websockets open at once per device and per address (mahjong/socket_cap.py; 0: no cap).
+# Websockets open at once per device and per address (infra/socket_cap.py; 0: no cap).
 # An address may be a school or a mobile carrier's NAT, hence the larger number.
 SOCKETS_PER_DEVICE = env_int("SOCKETS_PER_DEVICE", 12)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 300)
@@ -192,7 +196,7 @@ CELERY_TASK_ROUTES = {"rooms.tasks.refill_pool*": {"queue": "pools"}}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 HEARTBEAT_SECONDS = env_int("HEARTBEAT_SECONDS", 5)
 CELERY_BEAT_SCHEDULE = {
-    "heartbeat": {"task": "mahjong.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
+    "heartbeat": {"task": "infra.tasks.heartbeat", "schedule": HEARTBEAT_SECONDS},
     "sweep": {"task": "rooms.tasks.sweep", "schedule": SWEEP_SECONDS},
     "refill-deal-pools": {"task": "rooms.tasks.refill_pools", "schedule": 60},
 }

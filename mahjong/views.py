@@ -1,19 +1,5 @@
-from django.http import JsonResponse
 from django.shortcuts import render
-from django.views.decorators.cache import never_cache
-
-from mahjong import health
 
 
 def home(request):
     return render(request, "home.html")
-
-
-@never_cache
-def healthz(request):
-    result = health.report()
-    return JsonResponse(result, status=200 if result["status"] == "ok" else 503)
-
-
-def status_page(request):
-    return render(request, "status.html")

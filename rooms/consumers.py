@@ -1,4 +1,4 @@
-"""The room socket: a thin async shell around rooms.actions (docs/PROTOCOL.md).
+"""The room socket: a thin async shell around rooms.lobby and rooms.races (docs/PROTOCOL.md).
 
 It identifies the player from the device cookie, forwards the room's versioned events,
 answers each message with an ack or an error naming what was wrong, and rate-limits a
@@ -21,8 +21,8 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts.identity import player_from_scope
-from mahjong import language
-from rooms import actions, events, views_json
+from infra import language
+from rooms import errors, events, lobby, races, views_json
 from rooms.boards import board_json
 from rooms.models import Race, Room, room_code
 from rooms.socket_db import in_db_thread
@@ -187,7 +187,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             if content["type"] != "move":  # a pair stores its own time: seen then too
                 await self.mark_seen()
             answer = await in_db_thread(handler)(self, content)
-        except actions.RoomError as error:
+        except errors.RoomError as error:
             return await self.reply_error(request_id, error.code, error.message)
         except (OperationalError, InterfaceError):  # the transaction rolled back whole
             logger.warning("room %s: %s: database unavailable", self.code, content["type"])
@@ -206,7 +206,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         now = time.monotonic()
         if self.seat_id and now - self.last_seen > SEEN_EVERY_SECONDS:
             self.last_seen = now
-            await in_db_thread(actions.seat_seen)(self.seat_id)
+            await in_db_thread(lobby.seat_seen)(self.seat_id)
 
 
 def _too_big(text: str) -> bool:
@@ -231,16 +231,16 @@ def _snapshot_handler(consumer, content):
 
 def _move(consumer, content):
     tiles, n = content.get("tiles"), content.get("n")
-    entry = actions.play_pair(consumer.player, consumer.code, tiles, n)
+    entry = races.play_pair(consumer.player, consumer.code, tiles, n)
     return {"type": "ack", "pairs_removed": entry.pairs_removed, "status": entry.status}
 
 
 def _hint(consumer, content):
-    return {"type": "hint", "pair": list(actions.use_hint(consumer.player, consumer.code))}
+    return {"type": "hint", "pair": list(races.use_hint(consumer.player, consumer.code))}
 
 
 def _shuffle(consumer, content):
-    entry = actions.shuffle(consumer.player, consumer.code)
+    entry = races.shuffle(consumer.player, consumer.code)
     return {
         "type": "shuffled",
         "board": board_json(entry, with_faces=True),
@@ -250,27 +250,27 @@ def _shuffle(consumer, content):
 
 
 def _give_up(consumer, content):
-    entry = actions.give_up(consumer.player, consumer.code)
+    entry = races.give_up(consumer.player, consumer.code)
     return {"type": "ack", "status": entry.status}
 
 
 def _start(consumer, content):
-    race = actions.start_race(consumer.player, consumer.code)
+    race = races.start_race(consumer.player, consumer.code)
     return {"type": "ack", "race": race.number}
 
 
 def _rules(consumer, content):
-    actions.update_rules(consumer.player, consumer.code, content.get("rules"))
+    lobby.update_rules(consumer.player, consumer.code, content.get("rules"))
     return {"type": "ack"}
 
 
 def _add_cpu(consumer, content):
-    actions.add_cpu(consumer.player, consumer.code, content.get("level"))
+    lobby.add_cpu(consumer.player, consumer.code, content.get("level"))
     return {"type": "ack"}
 
 
 def _remove_seat(consumer, content):
-    actions.remove_seat(consumer.player, consumer.code, content.get("seat"))
+    lobby.remove_seat(consumer.player, consumer.code, content.get("seat"))
     return {"type": "ack"}
 
 

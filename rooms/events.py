@@ -1,7 +1,8 @@
 """What rooms tell their sockets: versioned events, published after commit.
 
-Every event carries `v`, the room's version after it. A socket that sees a gap (or
-reconnects) asks for a snapshot instead of guessing (DESIGN: versioned events). The live
+Every event carries `v`, the room's version after it, advanced by the action that sends
+it (rooms.lobby.advance_version). A socket that sees a gap (or reconnects) asks for a
+snapshot instead of guessing (docs/ARCHITECTURE.md §Versioned events). The live
 standings are not among them: they are a whole state, sent at a measured pace by
 rooms/standings_feed.py.
 """
@@ -9,9 +10,8 @@ rooms/standings_feed.py.
 import json
 
 from django.db import transaction
-from django.db.models import F
 
-from mahjong.channels_send import group_send
+from infra.channels_send import group_send
 from rooms import views_json
 from rooms.models import Race, Room
 
@@ -20,11 +20,9 @@ def group_name(room_code: str) -> str:
     return f"room.{room_code}"
 
 
-def publish(room: Room, event: dict) -> None:
-    """Send after commit with the room's next version (the caller holds its lock)."""
-    Room.objects.filter(pk=room.pk).update(version=F("version") + 1)
-    room.refresh_from_db(fields=["version"])
-    event = {**event, "v": room.version}
+def publish(room: Room, version: int, event: dict) -> None:
+    """Send the event, marked with the room's `version`, once the transaction commits."""
+    event = {**event, "v": version}
     # Encoded once here, not once per socket: a pair in a full room reaches 20 sockets.
     text = json.dumps(event, separators=(",", ":"))
     message = {"type": "room.event", "kind": event["type"], "text": text}
@@ -33,18 +31,19 @@ def publish(room: Room, event: dict) -> None:
     transaction.on_commit(lambda: group_send(group_name(room.code), message), robust=True)
 
 
-def publish_lobby(room: Room) -> None:
-    publish(room, {"type": "lobby", "room": views_json.room_json(room)})
+def publish_lobby(room: Room, version: int) -> None:
+    publish(room, version, {"type": "lobby", "room": views_json.room_json(room)})
 
 
-def publish_race_started(room: Room, race: Race) -> None:
+def publish_race_started(room: Room, race: Race, version: int) -> None:
     # No faces here: each socket fetches its own board, faces only from "go" on.
-    publish(room, {"type": "race_started", "race": views_json.race_json(race)})
+    publish(room, version, {"type": "race_started", "race": views_json.race_json(race)})
 
 
-def publish_race_finished(room: Room, race: Race) -> None:
+def publish_race_finished(room: Room, race: Race, version: int) -> None:
     publish(
         room,
+        version,
         {
             "type": "race_finished",
             "race": views_json.race_json(race),

@@ -1,6 +1,7 @@
-"""The statements of the site's hottest paths, written out: a pair (the room lock, the
-player's board, the move, the board's update) and the live standings; at full load about
-250 pairs and 125 standings reads a second (docs/PERFORMANCE.md).
+"""Every hand-written SQL statement of the site, each beside the ORM form the tests
+(tests/test_hot_sql.py) compare it with: the hottest paths (the room lock, a board, the
+move and the board's update, the live standings; at full load about 250 pairs and 125
+standings reads a second, docs/PERFORMANCE.md) and the deal pools' take and lock.
 
 Built by the ORM, these few statements cost the web process more CPU than running them
 did, and PostgreSQL parsed and planned each one anew. Here each is one constant text:
@@ -18,7 +19,7 @@ from typing import NamedTuple
 import psycopg
 from django.db import connection
 
-from rooms.models import Entry, Move, Race, Room, Seat
+from rooms.models import Entry, Move, PooledDeal, Race, Room, Seat
 from rooms.ranking import HasStanding
 
 
@@ -107,6 +108,10 @@ def lock_room(code: str) -> Room | None:
     return _instance(Room, _all_fields(Room), rows[0]) if rows else None
 
 
+def lock_room_by_orm(code: str) -> Room | None:
+    return Room.objects.select_for_update().filter(code=code).first()
+
+
 @_text
 def _lock_room_sql(vendor):
     return (
@@ -124,26 +129,48 @@ def room_version_and_race(code: str) -> tuple[int | None, Race | None]:
     return version, _instance(Race, _all_fields(Race), race) if race[0] is not None else None
 
 
+def room_version_and_race_by_orm(code: str) -> tuple[int | None, Race | None]:
+    room = Room.objects.filter(code=code).first()
+    return (room.version, room.current_race()) if room else (None, None)
+
+
 @_text
 def _version_and_race_sql(vendor):
+    # The latest race as Room.current_race orders them (Race.ORDER, highest first).
     return (
         f"SELECT r.version, {_columns(Race, 'race', _all_fields(Race))} FROM {_table(Room)} r"
         f" LEFT JOIN {_table(Race)} race ON race.room_id = r.id WHERE r.code = %s"
-        " ORDER BY race.number DESC LIMIT 1"
+        f" ORDER BY race.{_column(Race, Race.ORDER)} DESC LIMIT 1"
     )
 
 
-def lock_room_and_playing_entry(code: str, player_id: int) -> tuple[Room, Entry] | None:
-    """The room and the player's entry in its running race (with its race), their rows
-    locked, in one statement: the room first, as lock_room would. None when the room,
-    the running race or the player's board is missing (nothing is locked then)."""
-    rows = _rows(_room_and_entry_sql(), [code, Race.Status.RUNNING.value, player_id])
+def lock_room_and_entry(
+    code: str, *, player_id: int | None = None, seat_id: int | None = None
+) -> tuple[Room, Entry] | None:
+    """The room and one board in its running race (with its race and seat), their rows
+    locked, in one statement: the room first, as lock_room would. The board of a player
+    (a human's move) or of a seat (a CPU's step): the one way a board is locked. None when
+    the room, the running race or the board is missing (nothing is locked then)."""
+    by, key = ("player", player_id) if seat_id is None else ("seat", seat_id)
+    rows = _rows(_room_and_entry_sql(connection.vendor, by), [code, Race.Status.RUNNING.value, key])
     if not rows:
         return None
-    room_values, entry_values, race_values = _split(rows[0], Room, Entry)
+    room_values, entry_values, race_values, seat_values = _split(rows[0], Room, Entry, Race)
     entry = _instance(Entry, _all_fields(Entry), entry_values)
     entry.race = _instance(Race, _all_fields(Race), race_values)
+    entry.seat = _instance(Seat, _all_fields(Seat), seat_values)
     return _instance(Room, _all_fields(Room), room_values), entry
+
+
+def lock_room_and_entry_by_orm(code: str, *, player_id=None, seat_id=None):
+    room = lock_room_by_orm(code)
+    race = room.current_race() if room else None
+    if race is None or race.status != Race.Status.RUNNING:
+        return None
+    boards = race.entries.select_for_update().select_related("race", "seat")
+    by = {"seat__player_id": player_id} if seat_id is None else {"seat_id": seat_id}
+    entry = boards.filter(**by).first()
+    return (room, entry) if entry else None
 
 
 def _split(row: tuple, *models) -> list[tuple]:
@@ -156,16 +183,18 @@ def _split(row: tuple, *models) -> list[tuple]:
     return [*parts, row]
 
 
-@_text
-def _room_and_entry_sql(vendor):
+@functools.cache
+def _room_and_entry_sql(vendor, by: str):
+    key = "s.player_id" if by == "player" else "e.seat_id"
     return (
         f"SELECT {_columns(Room, 'r', _all_fields(Room))},"
         f" {_columns(Entry, 'e', _all_fields(Entry))},"
-        f" {_columns(Race, 'race', _all_fields(Race))}"
+        f" {_columns(Race, 'race', _all_fields(Race))},"
+        f" {_columns(Seat, 's', _all_fields(Seat))}"
         f" FROM {_table(Room)} r JOIN {_table(Race)} race ON race.room_id = r.id"
         f" JOIN {_table(Entry)} e ON e.race_id = race.id"
         f" JOIN {_table(Seat)} s ON e.seat_id = s.id"
-        " WHERE r.code = %s AND race.status = %s AND s.player_id = %s"
+        f" WHERE r.code = %s AND race.status = %s AND {key} = %s"
         # The race's row is locked too, though nobody else can change it without the
         # room's lock: a locked row is re-read once a waited-for lock is released (in
         # READ COMMITTED), an unlocked one is not. Without it, a pair that waited while
@@ -244,6 +273,42 @@ def _standings_sql(vendor):
         f" FROM {_table(Entry)} e JOIN {_table(Seat)} s ON e.seat_id = s.id"
         " WHERE e.race_id = %s ORDER BY e.id"
     )
+
+
+# --- the deal pools (rooms/pools.py) ---------------------------------------------------
+def pop_pooled_deal(level: str, flowers: bool) -> str | None:
+    """Delete and return the code of the pool's oldest deal in one statement; takers at
+    once skip each other's row on PostgreSQL (SKIP LOCKED) instead of waiting."""
+    rows = _rows(_pop_deal_sql(), [level, flowers])
+    return rows[0][0] if rows else None
+
+
+def pop_pooled_deal_by_orm(level: str, flowers: bool) -> str | None:
+    deal = PooledDeal.objects.filter(level=level, flowers=flowers).order_by("id").first()
+    if deal is None:
+        return None
+    deal.delete()
+    return deal.code
+
+
+@_text
+def _pop_deal_sql(vendor):
+    table = _table(PooledDeal)
+    lock = " FOR UPDATE SKIP LOCKED" if vendor == "postgresql" else ""
+    return (
+        f"DELETE FROM {table} WHERE id = (SELECT id FROM {table} WHERE level = %s"
+        f" AND flowers = %s ORDER BY id LIMIT 1{lock}) RETURNING code"
+    )
+
+
+POOL_LOCK = 0x504F4F4C  # "POOL": the PostgreSQL advisory lock namespace of the pools
+
+
+def lock_pool(key: int) -> None:
+    """Refills of pool number `key` take turns until the transaction ends. (SQLite needs
+    nothing: its transactions here are IMMEDIATE, one writer at a time; no ORM form.)"""
+    if connection.vendor == "postgresql":
+        _rows("SELECT pg_advisory_xact_lock(%s, %s)", [POOL_LOCK, key])
 
 
 def _table(model) -> str:

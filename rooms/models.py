@@ -1,25 +1,21 @@
 """Rooms, their local rules, seats, races, each seat's board in a race, and every move."""
 
 import secrets
+from datetime import timedelta
 
+from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import Player
+from accounts.models import NICKNAME_MAX_LENGTH, Player
+from mahjong.rules import LEVELS, Level
 from rooms import ranking
 
-LEVELS = ("beginner", "easy", "medium", "hard")
+__all__ = ["LEVELS", "Level"]  # re-exported: rooms' modules read the levels from here
 MAX_SEATS = 20
 ROOM_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I look-alikes
 ROOM_CODE_LENGTH = 6
-
-
-class Level(models.TextChoices):
-    BEGINNER = "beginner", _("Beginner")
-    EASY = "easy", _("Easy")
-    MEDIUM = "medium", _("Medium")
-    HARD = "hard", _("Hard")
 
 
 class CpuLevel(models.TextChoices):
@@ -44,7 +40,8 @@ RULE_FIELDS = (
 
 
 class Rules(models.Model):
-    """The local rules of SPEC §7, shared by the site defaults and every room."""
+    """The local rules (docs/RULES.md §Local rules and site defaults), shared by the site
+    defaults and every room."""
 
     level = models.CharField(max_length=10, choices=Level, default=Level.EASY)
     flowers = models.BooleanField(_("flowers and seasons"), default=False)
@@ -79,7 +76,9 @@ class SiteDefaults(Rules):
 
     @classmethod
     def load(cls) -> "SiteDefaults":
-        return cls.objects.get_or_create(pk=1)[0]
+        """The admins' row (made by a migration); the built-in defaults, unsaved, if an
+        admin deleted it. Reading never writes."""
+        return cls.objects.filter(pk=1).first() or cls(pk=1)
 
 
 def new_room_code() -> str:
@@ -97,7 +96,8 @@ class Room(Rules):
     code = models.CharField(max_length=ROOM_CODE_LENGTH, unique=True, default=new_room_code)
     owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_rooms")
     created_at = models.DateTimeField(auto_now_add=True)
-    # Every event published to the room carries the next version (DESIGN: versioned events).
+    # Every event sent to the room carries the next version (docs/ARCHITECTURE.md
+    # §Versioned events); rooms.lobby.advance_version is its one write.
     version = models.PositiveBigIntegerField(default=0)
     # Formed by the ranked queue (rooms/ranked.py): fixed rules, humans only, no owner
     # actions, the race starts by itself and is rated when it ends.
@@ -107,7 +107,8 @@ class Room(Rules):
         return self.code
 
     def current_race(self):
-        return self.races.order_by("-number").first()
+        """The room's latest race: the highest number (rooms/hot_sql.py reads it alike)."""
+        return self.races.order_by(f"-{Race.ORDER}").first()
 
 
 class Seat(models.Model):
@@ -115,11 +116,11 @@ class Seat(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.CASCADE, related_name="seats"
     )
-    nickname = models.CharField(max_length=24)
+    nickname = models.CharField(max_length=NICKNAME_MAX_LENGTH)
     cpu_level = models.CharField(max_length=10, choices=CpuLevel, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     # Refreshed while a socket of the seat is open; a seat not seen for the grace is
-    # away and a CPU plays it (SPEC §6). A timestamp survives a crashed server.
+    # away and a CPU plays it (docs/RULES.md §Leaving). A timestamp survives a crash.
     last_seen_at = models.DateTimeField(null=True, blank=True)
     win_streak = models.PositiveSmallIntegerField(default=0)  # for the winner handicap
 
@@ -145,6 +146,8 @@ class Race(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running"  # counting down until go_at, then playing
         FINISHED = "finished"
+
+    ORDER = "number"  # a room's races in the order they ran: the latest has the highest
 
     room = models.ForeignKey(Room, on_delete=models.CASCADE, related_name="races")
     number = models.PositiveIntegerField()
@@ -206,6 +209,32 @@ class Entry(ranking.HasStanding, models.Model):
     def __str__(self):
         return f"{self.race} · {self.seat}"
 
+    # What the sweeper asks of a board (rooms/sweeper.py); the seat and race are loaded.
+    @property
+    def cpu_plays(self) -> bool:
+        """A CPU plays this board: a CPU seat, or a stand-in for an absent human."""
+        return self.seat.is_cpu or self.cpu_control
+
+    def away_or_idle(self, now) -> bool:
+        """The human is gone: no socket seen for the grace, or no move for the room's
+        idle limit (docs/RULES.md §Leaving)."""
+        if self.cpu_plays:
+            return False
+        go_at = self.race.go_at
+        grace = timedelta(seconds=settings.DISCONNECT_GRACE_SECONDS)
+        # A socket marks its seat seen every few seconds, except while the player makes
+        # pairs: each pair's own time counts as seen (one write fewer per pair).
+        seen = max(self.seat.last_seen_at or go_at, self.last_action_at or go_at)
+        idle_limit = self.race.rules["idle_limit_seconds"]
+        last = self.last_action_at or go_at
+        return now - seen > grace or bool(idle_limit and now - last > timedelta(seconds=idle_limit))
+
+    def stalled(self, now) -> bool:
+        """The CPU's chain of steps has been silent too long (a worker died)."""
+        go_at = self.race.go_at
+        last = max(self.last_action_at or go_at, self.cpu_kicked_at or go_at)
+        return now - last > timedelta(seconds=settings.CPU_STALL_SECONDS)
+
 
 class Move(models.Model):
     """Every pair removed and every shuffle, with its time: the data for replays."""
@@ -254,7 +283,7 @@ class PooledDeal(models.Model):
 
 
 class QueueEntry(models.Model):
-    """A player waiting in the ranked queue of one level (rooms/ranked.py)."""
+    """A player waiting in the ranked queue of one level (rooms/ranked.py writes it)."""
 
     # One queue at a time: joining another level moves the player there.
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")

@@ -1,18 +1,23 @@
-"""Pools of ready, graded deals per level, kept full by the worker (issue: deal pools).
+"""Pools of ready, graded deals per level, kept full by the pools worker: every write to
+a pool is here (rooms/tasks.py only calls `refill`).
 
-Starting a race takes one deal in a single query; only an empty pool makes the race
-generate one on the spot (logged, as it means the worker is behind or down).
+Starting a race takes one deal in a single query and asks for a refill after it commits;
+only an empty pool makes the race generate one on the spot (logged, as it means the
+worker is behind or down). Measured in docs/WORKERS.md.
 """
 
+import functools
 import logging
 import random
 
+from celery import current_app
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 
 from mahjong.engine.catalog import level_layout
 from mahjong.engine.codes import make_code, random_seed
 from mahjong.engine.deal import deal_from_code
+from rooms import hot_sql
 from rooms.grading import grade
 from rooms.models import LEVELS, PooledDeal
 
@@ -27,31 +32,26 @@ BANDS = {
     "hard": (0.4, 1.0),
 }
 TRIES_PER_DEAL = 12
-POOL_LOCK = 0x504F4F4C  # "POOL": the PostgreSQL advisory lock namespace of the pools
+REFILL_BATCH = 3  # deals graded per refill task (about a second each on the hard levels)
 
 
 def take(level: str, flowers: bool) -> str:
-    """A deal's code for a race at this level: from the pool, else made now."""
-    code = _pop(level, flowers)
+    """A deal's code for a race at this level: from the pool, else made now. The pool is
+    topped up once the caller's transaction commits."""
+    request_refill(level, flowers)
+    code = hot_sql.pop_pooled_deal(level, flowers)
     if code is None:
         logger.warning("deal pool %s/%s is empty: dealing inline", level, flowers)
         code = make_code(level_layout(level, flowers).number, random_seed())
     return code
 
 
-def _pop(level: str, flowers: bool) -> str | None:
-    """Delete and return the oldest pooled deal in one statement; concurrent takers
-    skip each other's row on PostgreSQL (SKIP LOCKED) instead of waiting."""
-    table = PooledDeal._meta.db_table
-    lock = " FOR UPDATE SKIP LOCKED" if connection.vendor == "postgresql" else ""
-    sql = (
-        f"DELETE FROM {table} WHERE id = (SELECT id FROM {table} WHERE level = %s"
-        f" AND flowers = %s ORDER BY id LIMIT 1{lock}) RETURNING code"
-    )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [level, flowers])
-        row = cursor.fetchone()
-    return row[0] if row else None
+def request_refill(level: str, flowers: bool) -> None:
+    """Queue a refill of the pool after the current transaction commits (by task name:
+    rooms/tasks.py imports this module). robust: with the broker down the race starts all
+    the same; the scheduler asks for refills every minute."""
+    refill = functools.partial(current_app.send_task, "rooms.tasks.refill_pool", [level, flowers])
+    transaction.on_commit(refill, robust=True)
 
 
 def graded_deal(level: str, flowers: bool, rng: random.Random) -> PooledDeal:
@@ -91,7 +91,7 @@ def refill(level: str, flowers: bool, limit: int | None = None) -> int:
     if not graded:
         return 0
     with transaction.atomic():
-        _lock_pool(level, flowers)
+        hot_sql.lock_pool(all_pools().index((level, flowers)))
         kept = graded[: max(0, _missing(level, flowers))]
         PooledDeal.objects.bulk_create(kept)
     return len(kept)
@@ -99,15 +99,6 @@ def refill(level: str, flowers: bool, limit: int | None = None) -> int:
 
 def _missing(level: str, flowers: bool) -> int:
     return settings.DEAL_POOL_SIZE - PooledDeal.objects.filter(level=level, flowers=flowers).count()
-
-
-def _lock_pool(level: str, flowers: bool) -> None:
-    """Refills of one pool take turns until the transaction ends. (SQLite needs nothing:
-    its transactions here are IMMEDIATE, one writer at a time.)"""
-    if connection.vendor == "postgresql":
-        key = all_pools().index((level, flowers))
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [POOL_LOCK, key])
 
 
 def all_pools() -> list[tuple[str, bool]]:

@@ -1,6 +1,8 @@
-"""The ranked quick-match (SPEC §6 "RANKED"): a public queue per level, grouped into races.
+"""The ranked quick-match (docs/RULES.md §Ranked play and ratings): a public queue per
+level, grouped into races.
 
-Every write to the queue is here. A group forms when MAX_SEATS players wait at a level,
+Every write to the queue (QueueEntry) is here; the rooms it forms are made by
+rooms/lobby.py and started by rooms/races.py. A group forms when MAX_SEATS players wait at a level,
 or when the oldest of at least two has waited RANKED_WAIT_SECONDS. Grouping runs right
 after a join, from the sweeper and from a waiting page's poll (a lazy deadline). Each
 pass claims the waiting rows with SELECT ... FOR UPDATE SKIP LOCKED and deletes them in
@@ -14,9 +16,10 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts import actions as accounts_actions
 from accounts.models import Player
-from rooms import actions
-from rooms.actions import RoomError
+from rooms import lobby, races
+from rooms.errors import RoomError
 from rooms.models import LEVELS, MAX_SEATS, Entry, QueueEntry, Race, Room, Seat
 
 MIN_PLAYERS = 2
@@ -33,14 +36,12 @@ def join_queue(player: Player, level, nickname, now=None) -> QueueEntry:
         raise RoomError(
             _("choose a level: %(levels)s") % {"levels": ", ".join(LEVELS)}, "bad_level"
         )
-    nickname = actions.clean_nickname(nickname)
+    nickname = lobby.clean_nickname(nickname)
     # Locked first: a grouping pass seating this player commits before the check below.
     waiting = QueueEntry.objects.select_for_update().filter(player=player).first()
     if in_ranked_race(player):
         raise RoomError(_("finish your ranked race before joining the queue again"), "in_race")
-    if player.nickname != nickname:
-        player.nickname = nickname
-        player.save(update_fields=["nickname"])
+    accounts_actions.set_nickname(player, nickname)
     if waiting is not None and waiting.level == level:
         return waiting  # a second click keeps the player's place in the line
     QueueEntry.objects.filter(player=player).delete()
@@ -80,8 +81,8 @@ def _form_one(level: str, now: datetime, seed) -> Room | None:
     if not _due(waiting, now):
         return None
     QueueEntry.objects.filter(pk__in=[w.pk for w in waiting]).delete()
-    room = actions.create_ranked_room([w.player for w in waiting], level)
-    actions.start_race(None, room.code, now=now, seed=seed)
+    room = lobby.create_ranked_room([w.player for w in waiting], level)
+    races.start_race(None, room.code, now=now, seed=seed)
     return room
 
 
@@ -111,3 +112,12 @@ def _running_ranked_seat(player: Player) -> Seat | None:
         player=player, room__ranked=True, room__races__status=Race.Status.RUNNING
     )
     return seats.select_related("room").order_by("-room__created_at").first()
+
+
+def take_over_queue_place(device: Player, account: Player, **_signal) -> None:
+    """On an account merge (accounts.signals.player_merged): the device's place in the
+    queue becomes the account's, unless the account is waiting already."""
+    if QueueEntry.objects.filter(player=account).exists():
+        QueueEntry.objects.filter(player=device).delete()
+    else:
+        QueueEntry.objects.filter(player=device).update(player=account)

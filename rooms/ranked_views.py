@@ -8,7 +8,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player, player_for_request
 from rooms import ranked
-from rooms.actions import RoomError
+from rooms.errors import RoomError
 from rooms.models import Level
 
 

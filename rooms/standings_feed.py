@@ -26,8 +26,8 @@ from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import transaction
 
-from mahjong import redis_async
-from mahjong.channels_send import group_send, log_failure, web_event_loop
+from infra import redis_async
+from infra.channels_send import group_send, log_failure, web_event_loop
 from rooms import events, hot_sql, views_json
 from rooms.socket_db import in_db_thread
 

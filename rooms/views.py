@@ -6,8 +6,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.identity import ensure_player, player_for_request
-from mahjong.practice_views import strings as board_strings
-from rooms import actions, throttle, views_json
+from mahjong.board_strings import strings as board_strings
+from rooms import errors, lobby, throttle, views_json
 from rooms.models import (
     IDLE_LIMITS,
     SHUFFLE_PENALTIES,
@@ -32,8 +32,8 @@ def create_room(request):
         message = _("You created many rooms in a short time: try again in a few minutes.")
         return rooms_home(request, message, status=429)
     try:
-        room = actions.create_room(player, request.POST.get("nickname", ""))
-    except actions.RoomError as error:
+        room = lobby.create_room(player, request.POST.get("nickname", ""))
+    except errors.RoomError as error:
         return rooms_home(request, error.message, status=400)
     return redirect("room", code=room.code)
 
@@ -49,10 +49,10 @@ def join(request, code):
     player = ensure_player(request)
     try:
         room = Room.objects.get(code=room_code(code))
-        actions.join_room(player, room.code, request.POST.get("nickname", ""))
+        lobby.join_room(player, room.code, request.POST.get("nickname", ""))
     except Room.DoesNotExist:
         return rooms_home(request, _("no room has the code %(code)r") % {"code": code}, status=404)
-    except actions.RoomError as error:
+    except errors.RoomError as error:
         return room_page(request, room.code, error=error.message, status=400)
     return redirect("room", code=room.code)
 

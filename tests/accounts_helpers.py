@@ -8,7 +8,7 @@ from django.utils import timezone
 
 from accounts.identity import COOKIE_NAME, token_from_cookie
 from accounts.models import Player
-from mahjong.models import SoloGame
+from practice.models import SoloGame
 from tests.practice_helpers import BEGINNER_CODE
 
 PASSWORD = "tile-pairs-4-ever"

@@ -132,12 +132,12 @@ def celery_worker(transactional_db):
 @pytest.fixture
 def running_race(settings, transactional_db):
     """Ana and Bo racing already (no countdown), on a fixed deal: (room, players)."""
-    from rooms import actions
+    from rooms import races
     from tests.rooms_helpers import room_with
 
     settings.RACE_COUNTDOWN_SECONDS = 0
     room, players = room_with("Ana", "Bo")
-    actions.start_race(players[0], room.code, seed=7)
+    races.start_race(players[0], room.code, seed=7)
     return room, players
 
 

@@ -17,7 +17,7 @@ from django.conf import settings
 from django.db import connection
 from websockets.asyncio.client import connect
 
-from mahjong import embedded_redis
+from infra import embedded_redis
 from rooms.client_board import a_legal_pair, position_from_json
 from tests.conftest import free_port
 from tests.rooms_helpers import cookie_for

@@ -8,7 +8,7 @@ from channels.testing import WebsocketCommunicator
 from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from mahjong.asgi import application
-from rooms import actions
+from rooms import lobby
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")
@@ -21,11 +21,11 @@ def cookie_for(player: Player) -> str:
 def room_with(*nicknames, cpus=()):
     """A room owned by the first player, the others seated; returns (room, players)."""
     players = [Player.objects.create() for _ in nicknames]
-    room = actions.create_room(players[0], nicknames[0])
+    room = lobby.create_room(players[0], nicknames[0])
     for player, nickname in zip(players[1:], nicknames[1:], strict=True):
-        actions.join_room(player, room.code, nickname)
+        lobby.join_room(player, room.code, nickname)
     for level in cpus:
-        actions.add_cpu(players[0], room.code, level)
+        lobby.add_cpu(players[0], room.code, level)
     return room, players
 
 

@@ -8,7 +8,7 @@ from django.test import Client
 from accounts import actions
 from accounts.identity import COOKIE_NAME, player_from_scope, signed_token
 from accounts.models import Player, Rating, RatingChange
-from mahjong.models import SoloGame
+from practice.models import SoloGame
 from tests.accounts_helpers import (
     FAST_HASHERS,
     PASSWORD,

@@ -4,9 +4,9 @@ device, set a nickname, log out from the menu, open the daily challenge."""
 import pytest
 from playwright.sync_api import expect
 
-from accounts import leaderboards
 from accounts.identity import COOKIE_NAME, token_from_cookie
 from accounts.models import Player
+from records import leaderboards
 from tests.accounts_helpers import PASSWORD, won_game
 
 

@@ -51,15 +51,15 @@ def test_an_admin_gets_the_same_nickname_rules(admin_client):
 
 def test_solo_games_are_view_only(admin_client):
     game = won_game(Player.objects.create(nickname="Sparrow"), 61_000)
-    url = f"/admin/mahjong/sologame/{game.pk}/change/"
-    assert admin_client.get("/admin/mahjong/sologame/").status_code == 200
+    url = f"/admin/practice/sologame/{game.pk}/change/"
+    assert admin_client.get("/admin/practice/sologame/").status_code == 200
     page = admin_client.get(url).content.decode()
     assert game.code in page and 'name="_save"' not in page
     admin_client.post(url, {"time_ms": 1})
     game.refresh_from_db()
     assert game.time_ms == 61_000
-    assert admin_client.get("/admin/mahjong/sologame/add/").status_code == 403
-    assert admin_client.post(f"/admin/mahjong/sologame/{game.pk}/delete/").status_code == 403
+    assert admin_client.get("/admin/practice/sologame/add/").status_code == 403
+    assert admin_client.post(f"/admin/practice/sologame/{game.pk}/delete/").status_code == 403
 
 
 @pytest.mark.parametrize("model", [Rating, RatingChange])

@@ -10,7 +10,7 @@ from django.db import connection
 
 from mahjong.engine.codes import parse_code
 from mahjong.engine.deal import deal_from_code
-from rooms import actions, pools
+from rooms import lobby, pools, races
 from rooms.models import PooledDeal
 from tests.rooms_helpers import room_with
 
@@ -24,7 +24,7 @@ def test_a_race_takes_its_deal_from_the_pool(db):
     pools.refill("easy", False)
     pooled = list(PooledDeal.objects.order_by("id").values_list("code", flat=True))
     room, (ana,) = room_with("Ana")
-    race = actions.start_race(ana, room.code)
+    race = races.start_race(ana, room.code)
     assert race.entries.get().code == pooled[0]
     assert list(PooledDeal.objects.values_list("code", flat=True)) == pooled[1:]
 
@@ -75,8 +75,8 @@ def test_refills_running_at_once_never_overfill_a_pool(transactional_db):
 def test_the_worker_refills_a_pool_after_a_race_takes_from_it(celery_worker):
     pools.refill("beginner", False)
     room, (ana,) = room_with("Ana")
-    actions.update_rules(ana, room.code, {"level": "beginner"})
-    actions.start_race(ana, room.code)
+    lobby.update_rules(ana, room.code, {"level": "beginner"})
+    races.start_race(ana, room.code)
     deadline = time.monotonic() + 30
     count = lambda: PooledDeal.objects.filter(level="beginner", flowers=False).count()  # noqa: E731
     while count() < 2:

@@ -8,7 +8,7 @@ import asyncio
 
 import pytest
 
-from rooms import actions
+from rooms import races
 from rooms.models import Entry, Move
 from tests.drill_helpers import PrivateRedis, WebServer, connected_players
 from tests.rooms_helpers import db, room_with
@@ -21,7 +21,7 @@ def running_race(settings):
     """A room of three whose race has gone (the test process starts it: "go" at once)."""
     settings.RACE_COUNTDOWN_SECONDS = 0
     room, people = room_with("Ana", "Bo", "Cy")
-    actions.start_race(people[0], room.code, seed=11)
+    races.start_race(people[0], room.code, seed=11)
     return room, people
 
 

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
-from rooms import actions
+from rooms import races
 from rooms.boards import deal_for, position_of
 from rooms.client_board import a_legal_pair
 from rooms.models import Entry, Move
@@ -34,7 +34,7 @@ def test_with_redis_unreachable_a_pair_is_stored_and_acknowledged_not_refused(
     }
     entry = Entry.objects.get(seat__player=bo)
     pair = a_legal_pair(position_of(entry))
-    stored = actions.play_pair(bo, room.code, list(pair), 0)
+    stored = races.play_pair(bo, room.code, list(pair), 0)
     assert stored.pairs_removed == 1
     assert Move.objects.filter(entry=entry).count() == 1
 
@@ -70,7 +70,7 @@ async def test_with_the_database_down_a_move_is_answered_unavailable_and_nothing
         pytest.skip("stages the outage in PostgreSQL itself")
     settings.RACE_COUNTDOWN_SECONDS = 0
     room, (ana,) = await db(room_with)("Ana")
-    await db(actions.start_race)(ana, room.code, seed=7)
+    await db(races.start_race)(ana, room.code, seed=7)
     socket = Socket(room.code, ana)
     await socket.open()  # after "go": the snapshot holds the board
     entry = await db(Entry.objects.get)(seat__player=ana)

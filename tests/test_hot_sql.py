@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from rooms import actions, hot_sql, views_json
+from rooms import hot_sql, race_end, races, views_json
 from rooms.boards import deal_for
 from rooms.models import Entry, Race, Room
 from tests.rooms_helpers import room_with
@@ -21,7 +21,7 @@ def _fields(instance) -> dict:
 
 
 def _start(room, owner):
-    race = actions.start_race(owner, room.code, now=T0, seed=3)
+    race = races.start_race(owner, room.code, now=T0, seed=3)
     return race, race.go_at + timedelta(seconds=1)
 
 
@@ -31,7 +31,7 @@ def test_a_whole_board_played_by_hand_written_sql_reads_back_through_the_orm():
     entry = race.entries.get(seat__player=owner)
     plan = [sorted(pair) for pair in deal_for(entry.code).plan]
     for n, pair in enumerate(plan):
-        actions.play_pair(owner, room.code, pair, n, now=now + timedelta(seconds=n))
+        races.play_pair(owner, room.code, pair, n, now=now + timedelta(seconds=n))
     entry.refresh_from_db()
     assert entry.status == Entry.Status.FINISHED and entry.pairs_removed == len(plan)
     assert entry.alive == "0" and entry.last_action_at == now + timedelta(seconds=len(plan) - 1)
@@ -45,8 +45,8 @@ def test_the_locked_room_entry_and_race_hold_every_column_as_the_orm_reads_them(
     room, (owner, guest) = room_with("Ana", "Bo")
     race, now = _start(room, owner)
     entry = race.entries.get(seat__player=owner)
-    actions.play_pair(owner, room.code, sorted(deal_for(entry.code).plan[0]), 0, now=now)
-    locked_room, by_hand = hot_sql.lock_room_and_playing_entry(room.code, owner.pk)
+    races.play_pair(owner, room.code, sorted(deal_for(entry.code).plan[0]), 0, now=now)
+    locked_room, by_hand = hot_sql.lock_room_and_entry(room.code, player_id=owner.pk)
     by_orm = Entry.objects.select_related("race").get(pk=entry.pk)
     assert _fields(locked_room) == _fields(Room.objects.get(pk=room.pk))
     assert _fields(by_hand) == _fields(by_orm)
@@ -55,20 +55,20 @@ def test_the_locked_room_entry_and_race_hold_every_column_as_the_orm_reads_them(
 
 def test_no_room_entry_pair_is_found_without_a_board_in_a_running_race():
     room, (owner, guest) = room_with("Ana", "Bo")
-    assert hot_sql.lock_room_and_playing_entry(room.code, owner.pk) is None  # no race yet
+    assert hot_sql.lock_room_and_entry(room.code, player_id=owner.pk) is None  # no race yet
     race, now = _start(room, owner)
-    assert hot_sql.lock_room_and_playing_entry(room.code, owner.pk + guest.pk + 999) is None
-    assert hot_sql.lock_room_and_playing_entry("NOSUCH", owner.pk) is None
-    actions.end_race_by_staff(room.code, now=now)
-    assert hot_sql.lock_room_and_playing_entry(room.code, owner.pk) is None
+    assert hot_sql.lock_room_and_entry(room.code, player_id=owner.pk + guest.pk + 999) is None
+    assert hot_sql.lock_room_and_entry("NOSUCH", player_id=owner.pk) is None
+    race_end.end_race_by_staff(room.code, now=now)
+    assert hot_sql.lock_room_and_entry(room.code, player_id=owner.pk) is None
 
 
 def test_standings_read_by_hand_match_the_orms_rows():
     room, (owner, guest) = room_with("Ana", "Bo", cpus=["sharp"])
     race, now = _start(room, owner)
     entry = race.entries.get(seat__player=owner)
-    actions.play_pair(owner, room.code, sorted(deal_for(entry.code).plan[0]), 0, now=now)
-    actions.give_up(guest, room.code, now=now)
+    races.play_pair(owner, room.code, sorted(deal_for(entry.code).plan[0]), 0, now=now)
+    races.give_up(guest, room.code, now=now)
     by_hand = [views_json.entry_row(e) for e in hot_sql.standing_rows(race.pk)]
     by_orm = [views_json.entry_row(e) for e in race.entries.select_related("seat").order_by("pk")]
     assert by_hand == by_orm
@@ -86,8 +86,8 @@ def test_the_feed_reads_the_rooms_version_and_its_latest_race():
     room, (owner,) = room_with("Ana")
     assert hot_sql.room_version_and_race(room.code) == (room.version, None)
     first, _ = _start(room, owner)
-    actions.end_race_by_staff(room.code, now=T0)
-    second = actions.start_race(owner, room.code, now=T0, seed=4)
+    race_end.end_race_by_staff(room.code, now=T0)
+    second = races.start_race(owner, room.code, now=T0, seed=4)
     version, race = hot_sql.room_version_and_race(room.code)
     assert version == Room.objects.get(pk=room.pk).version and race.pk == second.pk != first.pk
     assert _fields(race) == _fields(Race.objects.get(pk=second.pk))
@@ -102,7 +102,7 @@ def test_a_pairs_statements_stay_prepared_on_the_connection():
     race, now = _start(room, owner)
     plan = deal_for(race.entries.get(seat__player=owner).code).plan
     for n, pair in enumerate(plan[:3]):
-        actions.play_pair(owner, room.code, sorted(pair), n, now=now)
+        races.play_pair(owner, room.code, sorted(pair), n, now=now)
     with connection.cursor() as cursor:
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = " | ".join(row[0] for row in cursor.fetchall())

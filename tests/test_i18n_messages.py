@@ -5,7 +5,8 @@ import pytest
 from channels.testing import WebsocketCommunicator
 from django.utils import translation
 
-from mahjong import language, reasons
+from infra import language
+from mahjong import reasons
 from mahjong.asgi import application
 from mahjong.engine.deal import deal_from_code
 from tests.practice_helpers import BEGINNER_CODE

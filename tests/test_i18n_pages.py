@@ -109,7 +109,7 @@ def test_a_bad_game_code_is_explained_in_spanish(client):
 
 def test_a_room_refusal_comes_back_in_spanish(client):
     response = client.post("/rooms/new", {"nickname": " "}, HTTP_ACCEPT_LANGUAGE="es")
-    assert "elige un apodo" in response.content.decode()
+    assert "Escribe un apodo" in response.content.decode()
 
 
 def test_level_names_are_translated_on_the_practice_and_ranked_pages(client):

@@ -5,10 +5,11 @@ import datetime
 
 import pytest
 
-from accounts import actions, leaderboards
+from accounts import actions
 from accounts.models import Player
 from mahjong.engine.codes import parse_code
 from mahjong.engine.deal import deal_from_code
+from records import leaderboards
 from tests.accounts_helpers import playing_game, won_game
 
 pytestmark = pytest.mark.django_db

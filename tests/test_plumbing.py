@@ -8,8 +8,8 @@ from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from playwright.sync_api import expect
 
+from infra.tasks import broadcast_echo
 from mahjong.asgi import application
-from mahjong.tasks import broadcast_echo
 
 ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
 # The socket stack's auth middleware may read sessions and users from the database.

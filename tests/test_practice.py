@@ -3,7 +3,7 @@
 import pytest
 
 from accounts.identity import COOKIE_NAME
-from mahjong.models import SoloGame
+from practice.models import SoloGame
 from tests.practice_helpers import (
     BEGINNER_CODE,
     TURTLE_CODE,

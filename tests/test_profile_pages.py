@@ -4,8 +4,9 @@ import re
 
 import pytest
 
-from accounts import actions, charts
+from accounts import actions
 from accounts.models import Player
+from records import charts
 from tests.accounts_helpers import device_player, won_game
 
 pytestmark = pytest.mark.django_db

@@ -8,9 +8,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection, transaction
 
-from rooms import actions
-from rooms.actions import RoomError
+from rooms import lobby, race_end, races
 from rooms.boards import deal_for
+from rooms.errors import RoomError
 from rooms.models import Move
 from tests.rooms_helpers import room_with
 
@@ -24,7 +24,7 @@ def _holding_the_room_lock(code, work, locked: threading.Event):
     def run():
         try:
             with transaction.atomic():
-                room = actions.locked_room(code)
+                room = lobby.locked_room(code)
                 work(room)
                 locked.set()
                 time.sleep(1.0)
@@ -39,18 +39,18 @@ def _holding_the_room_lock(code, work, locked: threading.Event):
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="row locks of PostgreSQL")
 def test_a_pair_that_waited_while_the_race_ended_is_refused_and_not_stored():
     room, (ana, bo) = room_with("Ana", "Bo")
-    race = actions.start_race(ana, room.code, seed=5)
+    race = races.start_race(ana, room.code, seed=5)
     now = race.go_at + timedelta(seconds=1)
     entry = race.entries.get(seat__player=ana)
     pair = sorted(deal_for(entry.code).plan[0])
     locked = threading.Event()
     ending = _holding_the_room_lock(
-        room.code, lambda locked_room: actions.end_race(locked_room.current_race(), now), locked
+        room.code, lambda locked_room: race_end.end_race(locked_room.current_race(), now), locked
     )
     assert locked.wait(10)
     try:
         with pytest.raises(RoomError) as caught:
-            actions.play_pair(ana, room.code, pair, 0, now=now)  # waits for the lock
+            races.play_pair(ana, room.code, pair, 0, now=now)  # waits for the lock
     finally:
         ending.join()
     assert caught.value.code == "no_race"

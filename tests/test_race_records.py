@@ -7,9 +7,10 @@ import pytest
 from django.utils import timezone
 
 from accounts import actions as accounts_actions
-from accounts import leaderboards, records
 from accounts.models import Player
-from rooms import actions, ranked
+from records import leaderboards
+from records import statistics as records
+from rooms import lobby, races, ranked
 from rooms.boards import deal_for
 from rooms.models import QueueEntry, Seat
 from tests.accounts_helpers import make_account
@@ -24,11 +25,11 @@ def finish(race, player, seconds):
     entry = race.entries.get(seat__player=player)
     at = race.go_at + timedelta(seconds=seconds)
     for n, pair in enumerate(deal_for(entry.code).plan):
-        actions.play_pair(player, race.room.code, list(pair), n, now=at)
+        races.play_pair(player, race.room.code, list(pair), n, now=at)
 
 
 def give_up(race, player):
-    actions.give_up(player, race.room.code, now=race.go_at + timedelta(seconds=1))
+    races.give_up(player, race.room.code, now=race.go_at + timedelta(seconds=1))
 
 
 @pytest.fixture
@@ -36,12 +37,12 @@ def two_races():
     """Race 1: Ana 1:00, Bo 1:10, Cy 11:00 (after the 10-minute limit). Race 2: Ana 0:50,
     Bo and Cy give up."""
     room, (ana, bo, cy) = room_with("Ana", "Bo", "Cy")
-    actions.update_rules(ana, room.code, {"level": "beginner"})
-    first = actions.start_race(ana, room.code, now=T0)
+    lobby.update_rules(ana, room.code, {"level": "beginner"})
+    first = races.start_race(ana, room.code, now=T0)
     finish(first, ana, 60)
     finish(first, bo, 70)
     finish(first, cy, 660)
-    second = actions.start_race(ana, room.code, now=T0 + timedelta(minutes=20))
+    second = races.start_race(ana, room.code, now=T0 + timedelta(minutes=20))
     finish(second, ana, 50)
     give_up(second, bo)
     give_up(second, cy)
@@ -80,11 +81,11 @@ def test_a_merge_moves_the_devices_seats_except_where_the_account_sits_already()
     account = Player.objects.create(user=make_account(), nickname="Mei")
     device = Player.objects.create(nickname="Mei phone")
     own_room, _ = room_with("Dee")
-    actions.join_room(device, own_room.code, "Mei phone")
+    lobby.join_room(device, own_room.code, "Mei phone")
     shared_room, _ = room_with("Eve")
-    actions.join_room(device, shared_room.code, "Mei phone")
-    actions.join_room(account, shared_room.code, "Mei")
-    device_room = actions.create_room(device, "Mei phone")
+    lobby.join_room(device, shared_room.code, "Mei phone")
+    lobby.join_room(account, shared_room.code, "Mei")
+    device_room = lobby.create_room(device, "Mei phone")
 
     assert accounts_actions.sign_in_device(account.user, device) == account
     assert Seat.objects.get(room=own_room, nickname="Mei phone").player == account

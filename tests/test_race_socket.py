@@ -7,7 +7,7 @@ import threading
 import pytest
 from django.db import connection, transaction
 
-from rooms import actions, standings_feed
+from rooms import lobby, races, standings_feed
 from rooms.boards import deal_for
 from rooms.models import Entry
 from tests.rooms_helpers import Socket, close_all, db, room_with, seated
@@ -273,7 +273,7 @@ def test_actions_module_is_the_only_writer():
 
     source = inspect.getsource(consumers)
     assert ".save(" not in source and ".objects.create(" not in source
-    assert actions.play_pair  # the consumer calls these
+    assert races.play_pair  # the consumer calls these
 
 
 async def test_the_cookie_a_page_sets_identifies_the_socket():
@@ -323,10 +323,10 @@ async def test_a_shuffle_is_refused_unless_blocked_and_then_deals_a_new_board():
     from tests.practice_helpers import moves_to_a_dead_end
 
     room, players = await db(room_with)("Ana")
-    await db(actions.update_rules)(players[0], room.code, {"level": "beginner"})
+    await db(lobby.update_rules)(players[0], room.code, {"level": "beginner"})
     ana = Socket(room.code, players[0])
     await ana.open()
-    race = await db(actions.start_race)(players[0], room.code, seed=12345)
+    race = await db(races.start_race)(players[0], room.code, seed=12345)
     await ana.next("go")
     assert (await ana.ask(type="shuffle"))["code"] == "not_blocked"
     code = await db(lambda: race.entries.get().code)()

@@ -9,9 +9,9 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Player, Rating, RatingChange
-from rooms import actions, ranked
-from rooms.actions import RoomError
+from rooms import lobby, race_end, races, ranked, sweeper
 from rooms.boards import deal_for
+from rooms.errors import RoomError
 from rooms.models import MAX_SEATS, QueueEntry, Race, Room, SiteDefaults
 from tests.rooms_helpers import room_with
 
@@ -50,7 +50,7 @@ def ranked_race(*nicknames, level="beginner"):
 def play_pairs(race, player, count, now):
     entry = race.entries.get(seat__player=player)
     for n, pair in enumerate(deal_for(entry.code).plan[:count]):
-        actions.play_pair(player, race.room.code, list(pair), n, now=now)
+        races.play_pair(player, race.room.code, list(pair), n, now=now)
 
 
 # --- the queue -------------------------------------------------------------------------
@@ -168,14 +168,14 @@ def test_leaving_the_queue_stops_the_wait():
 def test_a_player_in_a_running_ranked_race_cannot_queue_again():
     race, (ana, bo), now = ranked_race("Ana", "Bo")
     refused("in_race", ranked.join_queue, ana, "easy", "Ana", now=now)
-    actions.give_up(ana, race.room.code, now=now)
+    races.give_up(ana, race.room.code, now=now)
     assert ranked.join_queue(ana, "easy", "Ana", now=now).level == "easy"
 
 
 @pytest.mark.django_db
 def test_the_sweeper_groups_waiting_players():
     waiting("Ana", "Bo", level="medium")
-    done = actions.sweep(now=T0 + WAIT)
+    done = sweeper.sweep(now=T0 + WAIT)
     assert len(done["grouped"]) == 1
     assert Room.objects.get(code=done["grouped"][0]).level == "medium"
 
@@ -201,13 +201,13 @@ def test_a_ranked_room_has_the_site_defaults_at_its_level_with_flowers_and_handi
 def test_nobody_can_change_seat_or_start_a_ranked_room():
     race, (ana, bo), now = ranked_race("Ana", "Bo")
     code = race.room.code
-    refused("ranked", actions.update_rules, ana, code, {"hints": 9}, now=now)
-    refused("ranked", actions.add_cpu, ana, code, "sharp")
-    refused("ranked", actions.join_room, Player.objects.create(), code, "Late")
+    refused("ranked", lobby.update_rules, ana, code, {"hints": 9}, now=now)
+    refused("ranked", lobby.add_cpu, ana, code, "sharp")
+    refused("ranked", lobby.join_room, Player.objects.create(), code, "Late")
     for player in (ana, bo):
-        actions.give_up(player, code, now=now)
-    refused("ranked", actions.start_race, ana, code, now=now)
-    refused("ranked", actions.remove_seat, ana, code, race.entries.first().seat_id, now=now)
+        races.give_up(player, code, now=now)
+    refused("ranked", races.start_race, ana, code, now=now)
+    refused("ranked", lobby.remove_seat, ana, code, race.entries.first().seat_id, now=now)
     assert race.room.seats.count() == 2 and race.room.races.count() == 1
 
 
@@ -225,7 +225,7 @@ def test_a_ranked_race_of_three_moves_ratings_as_computed_by_hand():
     play_pairs(race, cy, 2, now)  # Cy first, Ana second, Bo last (all gave up)
     play_pairs(race, ana, 1, now)
     for player in (cy, ana, bo):
-        actions.give_up(player, code, now=now)
+        races.give_up(player, code, now=now)
     # K/(N-1) = 16. Ana (1600, 2nd): 16·[(1 − E(1600,1500)) + (0 − E(1600,1400))]
     #   = 16·(1 − 0.64006 − 0.75975) = −6.397;
     # Bo (1500, last): 16·(0 − 0.35994 + 0 − 0.64006) = −16 exactly;
@@ -243,7 +243,7 @@ def test_a_tie_keeps_equal_rated_players_equal():
     race, (ana, bo, cy), now = ranked_race("Ana", "Bo", "Cy")
     play_pairs(race, cy, 1, now)
     for player in (cy, ana, bo):  # Ana and Bo give up at 0%: a tie for second
-        actions.give_up(player, race.room.code, now=now)
+        races.give_up(player, race.room.code, now=now)
     assert rating(ana) == rating(bo) == pytest.approx(1500 - 8)
     assert rating(cy) == pytest.approx(1516)
 
@@ -253,10 +253,10 @@ def test_a_ranked_race_is_rated_once():
     race, (ana, bo), now = ranked_race("Ana", "Bo")
     play_pairs(race, ana, 1, now)
     for player in (ana, bo):
-        actions.give_up(player, race.room.code, now=now)
+        races.give_up(player, race.room.code, now=now)
     race.refresh_from_db()
-    actions.end_race(race, now)
-    assert actions.close_if_due(race.room.code, now=race.cut_off_at) is False
+    race_end.end_race(race, now)
+    assert race_end.close_if_due(race.room.code, now=race.cut_off_at) is False
     assert RatingChange.objects.filter(race_ref=race.pk).count() == 2
     assert Rating.objects.get(player=ana).games == 1
 
@@ -265,14 +265,14 @@ def test_a_ranked_race_is_rated_once():
 def test_a_ranked_race_closed_at_its_cut_off_is_rated():
     race, (ana, bo), now = ranked_race("Ana", "Bo")
     play_pairs(race, bo, 1, now)
-    assert actions.close_if_due(race.room.code, now=race.cut_off_at) is True
+    assert race_end.close_if_due(race.room.code, now=race.cut_off_at) is True
     assert rating(bo) > rating(ana)
 
 
 @pytest.mark.django_db
 def test_a_friends_race_changes_no_rating():
     room, (ana, bo) = room_with("Ana", "Bo")
-    race = actions.start_race(ana, room.code, now=T0)
+    race = races.start_race(ana, room.code, now=T0)
     for player in (ana, bo):
-        actions.give_up(player, room.code, now=race.go_at + timedelta(seconds=1))
+        races.give_up(player, room.code, now=race.go_at + timedelta(seconds=1))
     assert not RatingChange.objects.exists()

@@ -8,7 +8,7 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.models import Player
-from rooms import actions, ranked
+from rooms import errors, race_end, races, ranked
 from rooms.boards import deal_for
 from rooms.models import Move, Race, SiteDefaults
 from tests.rooms_helpers import room_with
@@ -27,7 +27,7 @@ def defaults_form(**changes) -> dict:
 
 def running_race():
     room, (ana, bo) = room_with("Ana", "Bo")
-    return actions.start_race(ana, room.code, now=T0)
+    return races.start_race(ana, room.code, now=T0)
 
 
 def test_an_admin_change_of_a_default_reaches_new_rooms_and_not_running_races(admin_client):
@@ -74,9 +74,9 @@ def test_staff_end_a_stuck_race_now_and_it_is_ranked(admin_client):
 def test_ending_a_race_already_over_is_refused_and_changes_nothing():
     race = running_race()
     later = race.go_at + timedelta(minutes=1)
-    actions.end_race_by_staff(race.room.code, now=later)
-    with pytest.raises(actions.RoomError) as caught:
-        actions.end_race_by_staff(race.room.code, now=later + timedelta(minutes=1))
+    race_end.end_race_by_staff(race.room.code, now=later)
+    with pytest.raises(errors.RoomError) as caught:
+        race_end.end_race_by_staff(race.room.code, now=later + timedelta(minutes=1))
     assert caught.value.code == "no_race"
     race.refresh_from_db()
     assert race.finished_at == later
@@ -105,7 +105,7 @@ def test_history_pages_refuse_edits(admin_client, model):
     race = running_race()
     entry = race.entries.select_related("seat").first()
     pair = list(deal_for(entry.code).plan[0])
-    actions.play_pair(entry.seat.player, race.room.code, pair, 0, now=race.go_at)
+    races.play_pair(entry.seat.player, race.room.code, pair, 0, now=race.go_at)
     pk = {"room": race.room_id, "race": race.pk, "entry": entry.pk, "move": Move.objects.get().pk}
     url = f"/admin/rooms/{model}/{pk[model]}/"
     assert admin_client.get(f"/admin/rooms/{model}/add/").status_code == 403
@@ -124,6 +124,6 @@ def test_a_rating_change_links_to_its_race_in_the_admin(admin_client, settings):
         ranked.join_queue(player, "easy", nickname, now=T0)
     (code,) = ranked.form_groups("easy", now=T0)
     race = Race.objects.get(room__code=code)
-    actions.end_race_by_staff(code, now=race.go_at)
+    race_end.end_race_by_staff(code, now=race.go_at)
     page = admin_client.get("/admin/accounts/ratingchange/").content.decode()
     assert page.count(f'href="/admin/rooms/race/{race.pk}/change/"') == 2

@@ -1,6 +1,6 @@
 """A hint or a CPU's plan may keep the solver busy up to its time limit; the other
 players of the room must not wait for it. Their pairs are ordered by the room's lock,
-and thinking holds no lock (rooms.actions.use_hint, cpu_act). Real threads, each with
+and thinking holds no lock (rooms.races.use_hint, rooms.cpu_seats.cpu_act). Real threads, each with
 its own database connection, on a board the solver cannot decide within the limit."""
 
 import itertools
@@ -12,8 +12,9 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 
+from mahjong import rules
 from mahjong.engine import full_set
-from rooms import actions, cpu
+from rooms import cpu, cpu_seats, errors, lobby, races
 from rooms.boards import deal_for, position_of
 from rooms.models import Entry
 from tests.rooms_helpers import room_with
@@ -29,8 +30,8 @@ HARD_DEAL = 863
 
 def turtle_race(*nicknames, cpus=()):
     room, people = room_with(*nicknames, cpus=cpus)
-    actions.update_rules(people[0], room.code, {"level": "hard", "flowers": True})
-    race = actions.start_race(people[0], room.code, seed=5)
+    lobby.update_rules(people[0], room.code, {"level": "hard", "flowers": True})
+    race = races.start_race(people[0], room.code, seed=5)
     return room, people, race
 
 
@@ -69,7 +70,7 @@ def pair_played_while(work, player, code, entry: Entry, now, after: float):
     thinking = in_thread(work, done)
     time.sleep(after)
     try:
-        actions.play_pair(player, code, first_pair(entry), 0, now=now)
+        races.play_pair(player, code, first_pair(entry), 0, now=now)
         return time.perf_counter(), done
     finally:
         thinking.join()
@@ -80,9 +81,9 @@ def test_a_pair_is_answered_while_another_players_hint_is_still_worked_out():
     now = race.go_at + timedelta(seconds=1)
     give_hard_board(race.entries.get(seat__player=ana))
     bo_entry = race.entries.get(seat__player=bo)
-    hint_work = lambda: actions.use_hint(ana, room.code, now=now)  # noqa: E731
+    hint_work = lambda: races.use_hint(ana, room.code, now=now)  # noqa: E731
     pair_at, hint = pair_played_while(hint_work, bo, room.code, bo_entry, now, after=0.1)
-    assert hint["took"] >= actions.HINT_TIME_LIMIT_SECONDS * 0.9  # it did think that long
+    assert hint["took"] >= rules.HINT_TIME_LIMIT_SECONDS * 0.9  # it did think that long
     assert pair_at < hint["at"]  # and Bo's pair did not wait for it
     assert len(hint["answer"]) == 2
     assert Entry.objects.get(seat__player=ana).hints_used == 1
@@ -102,7 +103,7 @@ def test_a_pair_is_answered_while_a_cpu_of_the_room_is_still_thinking():
     )
     Entry.objects.filter(pk=cpu_entry.pk).update(cpu_step=step - 1)
     ana_entry = race.entries.get(seat__player=ana)
-    step_work = lambda: actions.cpu_act(None, room.code, cpu_entry.seat_id, step, now=now)  # noqa: E731
+    step_work = lambda: cpu_seats.cpu_act(None, room.code, cpu_entry.seat_id, step, now=now)  # noqa: E731
     pair_at, step_done = pair_played_while(step_work, ana, room.code, ana_entry, now, after=0.05)
     assert step_done["took"] >= cpu.PLAN_TIME_LIMIT_SECONDS * 0.9  # it did think that long
     assert pair_at < step_done["at"]  # and Ana's pair did not wait for it
@@ -116,11 +117,11 @@ def test_a_hint_worked_out_on_a_board_that_changed_meanwhile_is_not_counted():
     entry = race.entries.get(seat__player=ana)
     give_hard_board(entry)
     hint = {}
-    thinking = in_thread(lambda: _refusal(actions.use_hint, ana, room.code, now=now), hint)
+    thinking = in_thread(lambda: _refusal(races.use_hint, ana, room.code, now=now), hint)
     time.sleep(0.1)
     try:  # the same player's other tab plays a pair meanwhile
         free_pair = _a_playable_pair(entry)
-        actions.play_pair(ana, room.code, free_pair, 0, now=now)
+        races.play_pair(ana, room.code, free_pair, 0, now=now)
     finally:
         thinking.join()
     assert hint["answer"] == "stale"
@@ -130,7 +131,7 @@ def test_a_hint_worked_out_on_a_board_that_changed_meanwhile_is_not_counted():
 def _refusal(action, *args, **kwargs):
     try:
         action(*args, **kwargs)
-    except actions.RoomError as refused:
+    except errors.RoomError as refused:
         return refused.code
     return None
 

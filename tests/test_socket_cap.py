@@ -1,5 +1,5 @@
 """One device, and one network address, may hold only so many websockets open at once
-(mahjong/socket_cap.py): past the cap a socket is told why and closed, nothing else
+(infra/socket_cap.py): past the cap a socket is told why and closed, nothing else
 changes, and a place given back or left by a dead process is free again."""
 
 import time
@@ -9,7 +9,7 @@ import pytest
 import redis
 from django.conf import settings as django_settings
 
-from mahjong import socket_cap
+from infra import socket_cap
 from tests.conftest import free_port
 from tests.rooms_helpers import Socket, db, room_with
 
@@ -35,7 +35,7 @@ async def refused(socket: Socket) -> dict:
 
 
 def leases(kind: str, name: str) -> dict[bytes, float]:
-    from mahjong import redis_async
+    from infra import redis_async
 
     client = redis.Redis.from_url(django_settings.REDIS_URL)
     # redis_async.key needs no event loop: only the site's prefix.
@@ -104,7 +104,7 @@ async def test_a_lease_left_by_a_killed_web_process_runs_out(settings):
     settings.SOCKETS_PER_ADDRESS = 1
     room, (ana,) = await db(room_with)("Ana")
     address = f"test-{uuid.uuid4().hex}"
-    from mahjong import redis_async
+    from infra import redis_async
 
     client = redis.Redis.from_url(django_settings.REDIS_URL)
     key = redis_async.key("sockets", "address", address)

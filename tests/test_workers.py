@@ -8,7 +8,7 @@ from celery.contrib.testing.worker import start_worker
 from django.utils import timezone
 
 from mahjong.celery import app
-from rooms import actions
+from rooms import cpu_seats, lobby, races, sweeper
 from rooms.boards import deal_for
 from rooms.models import Entry, Move, Race
 from tests.rooms_helpers import room_with
@@ -46,11 +46,11 @@ def assert_each_move_once(race):
 
 def test_three_cpus_play_their_race_to_the_end_and_rank(celery_worker):
     room, (ana,) = room_with("Ana", cpus=CPU_LEVELS)
-    actions.update_rules(ana, room.code, {"level": "beginner"})
-    race = actions.start_race(ana, room.code)
+    lobby.update_rules(ana, room.code, {"level": "beginner"})
+    race = races.start_race(ana, room.code)
     wait_for(lambda: cpus_done(race))
     assert all(e.pairs_removed > 0 for e in cpu_entries(race))
-    actions.give_up(ana, room.code)
+    races.give_up(ana, room.code)
     race.refresh_from_db()
     assert race.status == Race.Status.FINISHED
     places = dict(race.entries.values_list("seat__nickname", "place"))
@@ -63,15 +63,15 @@ def test_a_worker_stopped_mid_race_loses_and_doubles_nothing(transactional_db, s
     settings.CPU_DELAY_SCALE = 0.02
     app.control.purge()
     room, (ana,) = room_with("Ana", cpus=CPU_LEVELS)
-    actions.update_rules(ana, room.code, {"level": "beginner"})
-    race = actions.start_race(ana, room.code)
+    lobby.update_rules(ana, room.code, {"level": "beginner"})
+    race = races.start_race(ana, room.code)
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
         wait_for(lambda: sum(e.pairs_removed for e in cpu_entries(race)) >= 3)
     halfway = {e.pk: e.pairs_removed for e in cpu_entries(race)}
     # The sweeper restarts chains that went quiet (a worker killed with tasks in hand).
     later = timezone.now() + timedelta(seconds=settings.CPU_STALL_SECONDS + 1)
-    actions.seat_seen(room.seats.get(player=ana).pk, now=later)  # Ana is still here
-    done = actions.sweep(now=later)
+    lobby.seat_seen(room.seats.get(player=ana).pk, now=later)  # Ana is still here
+    done = sweeper.sweep(now=later)
     assert done["kicked"] and not done["taken_over"]
     with start_worker(app, pool="solo", perform_ping_check=False, shutdown_timeout=30):
         wait_for(lambda: cpus_done(race))
@@ -82,54 +82,54 @@ def test_a_worker_stopped_mid_race_loses_and_doubles_nothing(transactional_db, s
 
 def test_the_sweeper_closes_a_race_at_its_cut_off(transactional_db):
     room, (ana, bo) = room_with("Ana", "Bo")
-    race = actions.start_race(ana, room.code)
-    assert actions.sweep(now=race.cut_off_at - timedelta(seconds=1))["closed"] == []
-    assert actions.sweep(now=race.cut_off_at)["closed"] == [room.code]
+    race = races.start_race(ana, room.code)
+    assert sweeper.sweep(now=race.cut_off_at - timedelta(seconds=1))["closed"] == []
+    assert sweeper.sweep(now=race.cut_off_at)["closed"] == [room.code]
     race.refresh_from_db()
     assert race.status == Race.Status.FINISHED
-    assert actions.sweep(now=race.cut_off_at + timedelta(seconds=5))["closed"] == []
+    assert sweeper.sweep(now=race.cut_off_at + timedelta(seconds=5))["closed"] == []
 
 
 def test_a_cpu_takes_an_away_seat_until_the_player_acts_again(transactional_db):
     room, (ana, bo) = room_with("Ana", "Bo")
-    race = actions.start_race(ana, room.code)
-    actions.seat_seen(room.seats.get(player=ana).pk, now=race.go_at + timedelta(seconds=25))
-    done = actions.sweep(now=race.go_at + timedelta(seconds=31))
+    race = races.start_race(ana, room.code)
+    lobby.seat_seen(room.seats.get(player=ana).pk, now=race.go_at + timedelta(seconds=25))
+    done = sweeper.sweep(now=race.go_at + timedelta(seconds=31))
     bo_entry = Entry.objects.get(race=race, seat__player=bo)
     assert done["taken_over"] == [bo_entry.pk]
     assert bo_entry.cpu_control
-    assert actions.sweep(now=race.go_at + timedelta(seconds=32))["taken_over"] == []
+    assert sweeper.sweep(now=race.go_at + timedelta(seconds=32))["taken_over"] == []
     pair = list(deal_for(bo_entry.code).plan[0])
-    actions.play_pair(bo, room.code, pair, 0, now=race.go_at + timedelta(seconds=33))
+    races.play_pair(bo, room.code, pair, 0, now=race.go_at + timedelta(seconds=33))
     assert not Entry.objects.get(pk=bo_entry.pk).cpu_control
 
 
 def test_a_player_making_pairs_counts_as_seen_without_other_messages(transactional_db):
     room, (ana,) = room_with("Ana")
-    race = actions.start_race(ana, room.code)
+    race = races.start_race(ana, room.code)
     entry = Entry.objects.get(race=race)
     pair = list(deal_for(entry.code).plan[0])
-    actions.play_pair(ana, room.code, pair, 0, now=race.go_at + timedelta(seconds=20))
-    assert actions.sweep(now=race.go_at + timedelta(seconds=45))["taken_over"] == []
-    assert actions.sweep(now=race.go_at + timedelta(seconds=51))["taken_over"] == [entry.pk]
+    races.play_pair(ana, room.code, pair, 0, now=race.go_at + timedelta(seconds=20))
+    assert sweeper.sweep(now=race.go_at + timedelta(seconds=45))["taken_over"] == []
+    assert sweeper.sweep(now=race.go_at + timedelta(seconds=51))["taken_over"] == [entry.pk]
 
 
 def test_past_the_idle_limit_a_cpu_plays_the_seat(transactional_db):
     room, (ana,) = room_with("Ana")
-    actions.update_rules(ana, room.code, {"idle_limit_seconds": 30})
-    race = actions.start_race(ana, room.code)
+    lobby.update_rules(ana, room.code, {"idle_limit_seconds": 30})
+    race = races.start_race(ana, room.code)
     seat = room.seats.get(player=ana).pk
-    actions.seat_seen(seat, now=race.go_at + timedelta(seconds=40))  # connected, but idle
-    assert actions.sweep(now=race.go_at + timedelta(seconds=29))["taken_over"] == []
-    assert len(actions.sweep(now=race.go_at + timedelta(seconds=41))["taken_over"]) == 1
+    lobby.seat_seen(seat, now=race.go_at + timedelta(seconds=40))  # connected, but idle
+    assert sweeper.sweep(now=race.go_at + timedelta(seconds=29))["taken_over"] == []
+    assert len(sweeper.sweep(now=race.go_at + timedelta(seconds=41))["taken_over"]) == 1
 
 
 def test_a_duplicate_cpu_step_does_nothing(transactional_db):
     room, (ana,) = room_with("Ana", cpus=["sharp"])
-    race = actions.start_race(ana, room.code)
+    race = races.start_race(ana, room.code)
     seat = room.seats.get(cpu_level="sharp").pk
     now = race.go_at + timedelta(seconds=1)
-    first = actions.cpu_act(None, room.code, seat, 1, now=now)
+    first = cpu_seats.cpu_act(None, room.code, seat, 1, now=now)
     assert first.pairs_removed == 1
-    assert actions.cpu_act(None, room.code, seat, 1, now=now) is None
+    assert cpu_seats.cpu_act(None, room.code, seat, 1, now=now) is None
     assert Entry.objects.get(pk=first.pk).pairs_removed == 1

@@ -1,6 +1,6 @@
 """Websocket load: N players in rooms of 20 race on a running site, at a human pace.
 
-Rooms and players are created directly through rooms.actions in the site's database;
+Rooms and players are created directly through rooms.lobby in the site's database;
 everything after that goes through the sockets only: each owner starts the race, each
 player reads its board from "go" and plays pairs the engine allows on that board (any
 free matching pair, not a plan), one every PACE seconds on average. Afterwards every
@@ -44,7 +44,7 @@ from accounts.models import Player  # noqa: E402
 from mahjong.engine.layout import layout_from_positions  # noqa: E402
 from mahjong.engine.position import Position  # noqa: E402
 from mahjong.engine.tiles import face_id  # noqa: E402
-from rooms import actions  # noqa: E402
+from rooms import errors, lobby, race_end  # noqa: E402
 from rooms.client_board import a_legal_pair  # noqa: E402
 from rooms.models import Entry, Move  # noqa: E402
 
@@ -85,10 +85,10 @@ def make_rooms(players: int, room_size: int, level: str) -> list[list[tuple[str,
     rooms = []
     for first in range(0, players, room_size):
         people = [Player.objects.create() for _ in range(min(room_size, players - first))]
-        room = actions.create_room(people[0], "load-0")
-        actions.update_rules(people[0], room.code, {"level": level, "idle_limit_seconds": 0})
+        room = lobby.create_room(people[0], "load-0")
+        lobby.update_rules(people[0], room.code, {"level": level, "idle_limit_seconds": 0})
         for k, person in enumerate(people[1:], 1):
-            actions.join_room(person, room.code, f"load-{k}")
+            lobby.join_room(person, room.code, f"load-{k}")
         cookies = [f"{COOKIE_NAME}={signed_token(p.device_token)}" for p in people]
         rooms.append([(room.code, cookie) for cookie in cookies])
     return rooms
@@ -410,8 +410,8 @@ def end_races(codes: list[str]) -> None:
     """Close the run's races: left running, the sweeper would hand every seat of them to
     a CPU once its socket is gone, and the next run would measure those CPUs too."""
     for code in codes:
-        with contextlib.suppress(actions.RoomError):  # already over
-            actions.end_race_by_staff(code)
+        with contextlib.suppress(errors.RoomError):  # already over
+            race_end.end_race_by_staff(code)
 
 
 if __name__ == "__main__":

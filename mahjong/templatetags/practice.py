@@ -1,6 +1,6 @@
 from django import template
 
-from mahjong.practice import layout_label as _layout_label
+from mahjong.rules import layout_label as _layout_label
 
 register = template.Library()
 

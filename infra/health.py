@@ -1,0 +1,81 @@
+"""Checks of the parts the site needs: database, Redis (channel layer), worker, scheduler.
+
+Each check returns a small dict and never raises, so /healthz and `manage.py health`
+can report every part even when several are down.
+"""
+
+import asyncio
+import time
+from collections.abc import Callable
+
+import redis
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
+from django.db import connection
+
+from infra.tasks import HEARTBEAT_KEY
+from mahjong.celery import app as celery_app
+
+TIMEOUT_SECONDS = 1.0
+
+
+def check_database() -> None:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT 1")
+        cursor.fetchone()
+
+
+def check_redis() -> None:
+    redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS).ping()
+
+    async def publish():
+        # A publish to a group nobody listens to: proves the layer reaches its Redis.
+        layer = get_channel_layer()
+        await asyncio.wait_for(layer.group_send("health", {"type": "health"}), TIMEOUT_SECONDS)
+
+    async_to_sync(publish)()
+
+
+def check_worker() -> None:
+    replies = celery_app.control.ping(timeout=TIMEOUT_SECONDS, limit=1)
+    if not replies:
+        raise RuntimeError("no Celery worker answered")
+
+
+def check_scheduler() -> None:
+    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS)
+    beat = client.get(HEARTBEAT_KEY)
+    if beat is None:
+        raise RuntimeError("no heartbeat from the scheduler")
+    age = time.time() - float(beat)
+    if age > 3 * settings.HEARTBEAT_SECONDS:
+        raise RuntimeError(f"last heartbeat {age:.0f} s ago")
+
+
+CHECKS: dict[str, Callable[[], None]] = {
+    "database": check_database,
+    "redis": check_redis,
+    "worker": check_worker,
+    "scheduler": check_scheduler,
+}
+# The site cannot serve a game without these; a missing scheduler delays deadlines only.
+REQUIRED = ("database", "redis", "worker")
+
+
+def run_check(name: str) -> dict:
+    started = time.perf_counter()
+    try:
+        CHECKS[name]()
+    except Exception as error:  # noqa: BLE001 - any failure means "down", with its reason
+        result = {"ok": False, "error": f"{type(error).__name__}: {error}"}
+    else:
+        result = {"ok": True}
+    result["ms"] = round((time.perf_counter() - started) * 1000, 1)
+    return result
+
+
+def report() -> dict:
+    parts = {name: run_check(name) for name in CHECKS}
+    healthy = all(parts[name]["ok"] for name in REQUIRED)
+    return {"status": "ok" if healthy else "unavailable", "parts": parts}

@@ -1,0 +1,47 @@
+"""Facts of the game that several apps share, each defined once (docs/RULES.md).
+
+The engine (pure Python) owns the level names; this module gives them their labels in
+the player's language and holds the race and hint limits that pages, races, practice
+and records all need.
+"""
+
+from datetime import timedelta
+
+from django.db import models
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from mahjong.engine.catalog import BY_NUMBER
+from mahjong.engine.catalog import LEVELS as ENGINE_LEVELS
+
+
+class Level(models.TextChoices):
+    """The four levels, easiest first (docs/RULES.md §Layouts and levels)."""
+
+    BEGINNER = "beginner", gettext_lazy("Beginner")
+    EASY = "easy", gettext_lazy("Easy")
+    MEDIUM = "medium", gettext_lazy("Medium")
+    HARD = "hard", gettext_lazy("Hard")
+
+
+LEVELS: tuple[str, ...] = tuple(Level.values)
+assert LEVELS == ENGINE_LEVELS, "the engine's levels and their labels must agree"
+
+# A race is closed this long after "go" whatever its time limit (docs/RULES.md §Races).
+CUT_OFF = timedelta(minutes=60)
+# How long the solver may think for a hint, in practice and in races alike.
+HINT_TIME_LIMIT_SECONDS = 1.0
+
+
+def time_limit_ms(rules: dict) -> int:
+    """A race's time limit in milliseconds, from its rules."""
+    return rules["time_limit_minutes"] * 60_000
+
+
+def layout_label(layout_number: int) -> str:
+    """A built-in layout's name in the player's language: its level, "+ flowers"."""
+    entry = BY_NUMBER[layout_number]
+    if entry.name == "turtle":
+        return _("Turtle (Hard + flowers)")
+    label = str(Level(entry.level).label)
+    return _("%(level)s + flowers") % {"level": label} if entry.flowers else label

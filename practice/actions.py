@@ -1,0 +1,217 @@
+"""Solo practice: the one write path for every action on a SoloGame (SPEC §4–5).
+
+Views call these functions; each runs in a transaction with the game row locked, checks
+the move against the engine and stores it before the caller answers, so an
+acknowledged pair is never lost and two tabs cannot interleave half-done writes.
+"""
+
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import Player
+from mahjong import reasons
+from mahjong.deals import deal_for
+from mahjong.engine.codes import CodeError, make_code, random_seed
+from mahjong.engine.hint import Hint
+from mahjong.engine.hint import hint as engine_hint
+from mahjong.engine.position import Position
+from mahjong.rules import HINT_TIME_LIMIT_SECONDS
+from practice.models import SoloGame
+
+
+class PracticeError(Exception):
+    """A refused action; the message is shown to the player."""
+
+
+def check_code(code: str) -> str:
+    """The code in canonical form; PracticeError when it is malformed or unknown."""
+    code = code.strip().upper()
+    try:
+        deal_for(code)
+    except CodeError as error:
+        raise PracticeError(reasons.translate(str(error))) from None
+    return code
+
+
+def position_of(game: SoloGame) -> Position:
+    deal = deal_for(game.code)
+    alive = deal.layout.full
+    for i, j in game.moves:
+        alive &= ~(1 << i | 1 << j)
+    return Position(deal.layout, deal.faces, alive)
+
+
+def current_game(player: Player) -> SoloGame | None:
+    return player.solo_games.filter(status=SoloGame.Status.PLAYING).order_by("-pk").first()
+
+
+def random_code(layout_number: int) -> str:
+    return make_code(layout_number, random_seed())
+
+
+def start_game(player: Player, code: str) -> SoloGame:
+    """A new game of the deal `code`; the player's unfinished game is abandoned."""
+    code = check_code(code)
+    deal = deal_for(code)
+    with transaction.atomic():
+        player.solo_games.filter(status=SoloGame.Status.PLAYING).update(
+            status=SoloGame.Status.ABANDONED, running_since=None
+        )
+        return SoloGame.objects.create(
+            player=player,
+            code=code,
+            layout_number=deal.layout.number,
+            tile_count=len(deal.faces),
+            running_since=timezone.now(),
+        )
+
+
+def _locked_running_game(player: Player, game_id) -> SoloGame:
+    """As _locked_game, and not paused (the caller holds a transaction)."""
+    game = _locked_game(player, game_id)
+    if game.paused:
+        raise PracticeError(_("the game is paused"))
+    return game
+
+
+def _locked_game(player: Player, game_id) -> SoloGame:
+    game = SoloGame.objects.select_for_update().filter(player=player, pk=_as_int(game_id))
+    game = game.first()
+    if game is None:
+        raise PracticeError(_("no such game on this device"))
+    if game.status != SoloGame.Status.PLAYING:
+        raise PracticeError(_("this game is over: start a new one"))
+    return game
+
+
+def _as_int(value) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PracticeError(_("expected a whole number, got %(value)r") % {"value": value})
+    return value
+
+
+def _check_move_number(game: SoloGame, move_number) -> None:
+    if _as_int(move_number) != len(game.moves):
+        raise PracticeError(
+            _("out of date: the game has %(removed)s pairs removed, not %(n)s")
+            % {"removed": len(game.moves), "n": move_number}
+        )
+
+
+@dataclass
+class MoveResult:
+    game: SoloGame
+    position: Position
+    repeated: bool = False
+
+
+@transaction.atomic
+def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
+    """Remove the pair (i, j) as move number `move_number` (0-based)."""
+    # Malformed input is refused first, whatever game it names.
+    i, j = sorted((_as_int(i), _as_int(j)))
+    move_number = _as_int(move_number)
+    game = _locked_game(player, game_id)
+    # A retried request (the answer was lost on the way) is acknowledged again.
+    if move_number == len(game.moves) - 1 and game.moves[-1] == [i, j]:
+        return MoveResult(game, position_of(game), repeated=True)
+    _check_move_number(game, move_number)
+    if game.paused:
+        raise PracticeError(_("the game is paused"))
+    position = position_of(game)
+    ok, reason = position.can_remove(i, j)
+    if not ok:
+        raise PracticeError(reasons.translate(reason))
+    position = position.remove(i, j)
+    game.moves.append([i, j])
+    if position.is_won():
+        _finish(game)
+    game.save()
+    return MoveResult(game, position)
+
+
+def _finish(game: SoloGame) -> None:
+    now = timezone.now()
+    game.time_ms = game.clock_ms(now)
+    game.elapsed_ms = game.time_ms
+    game.running_since = None
+    game.finished_at = now
+    game.status = SoloGame.Status.WON
+
+
+@transaction.atomic
+def undo(player: Player, game_id, move_number) -> MoveResult:
+    """Put back the last pair; `move_number` is the count of pairs the client shows."""
+    game = _locked_game(player, game_id)
+    _check_move_number(game, move_number)
+    if not game.moves:
+        raise PracticeError(_("nothing to undo"))
+    if game.paused:
+        raise PracticeError(_("the game is paused"))
+    game.moves.pop()
+    game.undos_used += 1
+    game.save(update_fields=["moves", "undos_used"])
+    return MoveResult(game, position_of(game))
+
+
+def use_hint(player: Player, game_id) -> tuple[SoloGame, Hint]:
+    """SPEC §4: the next pair of a winning plan, else any playable pair; counted if any.
+    The solver thinks (up to HINT_TIME_LIMIT_SECONDS) with no transaction open: on SQLite
+    an open one holds the whole database's write lock, every race's pairs included."""
+    game = _hint_game(player, game_id)
+    hint = engine_hint(position_of(game), time_limit=HINT_TIME_LIMIT_SECONDS)
+    if hint.pair is None:
+        return game, hint
+    return _count_hint(player, game_id, game.moves), hint
+
+
+@transaction.atomic
+def _hint_game(player: Player, game_id) -> SoloGame:
+    return _locked_running_game(player, game_id)
+
+
+@transaction.atomic
+def _count_hint(player: Player, game_id, thought_on: list) -> SoloGame:
+    game = _locked_running_game(player, game_id)
+    if game.moves != thought_on:  # a pair or an undo came in meanwhile
+        raise PracticeError(_("the board changed while the hint was found: ask again"))
+    game.hints_used += 1
+    game.save(update_fields=["hints_used"])
+    return game
+
+
+@transaction.atomic
+def pause(player: Player, game_id) -> SoloGame:
+    game = _locked_game(player, game_id)
+    if game.running_since is not None:
+        game.elapsed_ms = game.clock_ms()
+        game.running_since = None
+        game.save(update_fields=["elapsed_ms", "running_since"])
+    return game
+
+
+@transaction.atomic
+def resume(player: Player, game_id) -> SoloGame:
+    game = _locked_game(player, game_id)
+    if game.running_since is None:
+        game.running_since = timezone.now()
+        game.save(update_fields=["running_since"])
+    return game
+
+
+def take_over_games(device: Player, account: Player, **_signal) -> None:
+    """On an account merge (accounts.signals.player_merged): the device's games become
+    the account's. Each player has at most one unfinished game; the newer one (most
+    likely the one on the screen that is signing in) goes on, the other is abandoned as
+    a new game would abandon it."""
+    playing = SoloGame.objects.filter(
+        player__in=[device, account], status=SoloGame.Status.PLAYING
+    ).order_by("-started_at", "-pk")
+    keep = playing.first()
+    playing.exclude(pk=getattr(keep, "pk", None)).update(
+        status=SoloGame.Status.ABANDONED, running_since=None
+    )
+    SoloGame.objects.filter(player=device).update(player=account)

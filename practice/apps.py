@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class PracticeConfig(AppConfig):
+    """Solo practice: one player, one board, hints, undo and pause (docs/PRACTICE.md)."""
+
+    name = "practice"
+    verbose_name = "Solo practice"
+
+    def ready(self):
+        from accounts.signals import player_merged
+        from practice import actions
+
+        player_merged.connect(actions.take_over_games, dispatch_uid="practice.take_over_games")

@@ -1,0 +1,63 @@
+from django.db import models
+from django.utils import timezone
+
+from accounts.models import Player
+
+
+class SoloGame(models.Model):
+    """One solo practice game of one player (SPEC §5).
+
+    The deal is named by its game code (codes are stable forever), so the faces are
+    not stored. `moves` is the stack of pairs removed so far, undo pops it. The clock
+    is `elapsed_ms` plus the time since `running_since` while the clock runs.
+    """
+
+    class Status(models.TextChoices):
+        PLAYING = "playing"
+        WON = "won"
+        ABANDONED = "abandoned"  # replaced by a new game before it was won
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="solo_games")
+    code = models.CharField(max_length=20)
+    layout_number = models.PositiveSmallIntegerField()
+    tile_count = models.PositiveSmallIntegerField()
+    status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
+    moves = models.JSONField(default=list)
+    hints_used = models.PositiveIntegerField(default=0)
+    undos_used = models.PositiveIntegerField(default=0)
+    elapsed_ms = models.PositiveBigIntegerField(default=0)
+    running_since = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    time_ms = models.PositiveBigIntegerField(null=True, blank=True)  # winning time
+
+    class Meta:
+        # Made by the "mahjong" app before practice had an app of its own: the table and
+        # its indexes keep their names (practice/migrations/0001_initial.py).
+        db_table = "mahjong_sologame"
+        indexes = [
+            models.Index(fields=["player", "status"], name="mahjong_sol_player__960af8_idx"),
+            models.Index(
+                fields=["player", "layout_number", "time_ms"], name="mahjong_sol_player__557c2f_idx"
+            ),
+        ]
+
+    def __str__(self):
+        return f"{self.code} ({self.status})"
+
+    def clock_ms(self, now=None) -> int:
+        if self.running_since is None:
+            return self.elapsed_ms
+        now = now or timezone.now()
+        return self.elapsed_ms + max(0, int((now - self.running_since).total_seconds() * 1000))
+
+    @classmethod
+    def best_win_ms(cls, player, layout_number: int, exclude_pk=None) -> int | None:
+        """The player's fastest win on this layout (leaving out one game, to compare)."""
+        wins = cls.objects.filter(player=player, status=cls.Status.WON)
+        wins = wins.filter(layout_number=layout_number).exclude(pk=exclude_pk)
+        return wins.aggregate(best=models.Min("time_ms"))["best"]
+
+    @property
+    def paused(self) -> bool:
+        return self.status == self.Status.PLAYING and self.running_since is None

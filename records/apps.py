@@ -1,0 +1,9 @@
+from django.apps import AppConfig
+
+
+class RecordsConfig(AppConfig):
+    """Read-only views over practice, races and ratings: personal records, statistics,
+    profiles and the site's leaderboards. Nothing here writes."""
+
+    name = "records"
+    verbose_name = "Records and leaderboards"

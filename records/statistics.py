@@ -1,0 +1,86 @@
+"""Personal records, the player's leaderboard and statistics (SPEC §5), read from games."""
+
+from dataclasses import dataclass
+
+from django.db.models import Avg, Count, Min, Q, Sum
+
+from mahjong.rules import layout_label
+from practice.models import SoloGame
+from rooms.models import Entry, Race
+
+LEADERBOARD_SIZE = 10
+RECENT_RACES = 10
+
+
+def wins(player):
+    return player.solo_games.filter(status=SoloGame.Status.WON)
+
+
+def leaderboard(player) -> list[SoloGame]:
+    """The player's fastest wins, whatever the layout."""
+    return list(wins(player).order_by("time_ms", "finished_at")[:LEADERBOARD_SIZE])
+
+
+@dataclass
+class LayoutStatistics:
+    layout_number: int
+    label: str
+    games: int
+    wins: int
+    best_ms: int | None
+    average_ms: int | None
+    hints_used: int
+
+    @property
+    def win_rate(self) -> int:
+        return round(100 * self.wins / self.games) if self.games else 0
+
+
+def played(player):
+    """Games that count: every game with at least one pair removed, and every win."""
+    return player.solo_games.filter(~Q(moves=[]) | Q(status=SoloGame.Status.WON))
+
+
+def statistics(player) -> list[LayoutStatistics]:
+    rows = (
+        played(player)
+        .values("layout_number")
+        .annotate(
+            games=Count("pk"),
+            wins=Count("pk", filter=Q(status=SoloGame.Status.WON)),
+            best=Min("time_ms"),
+            average=Avg("time_ms"),
+            hints=Sum("hints_used"),
+        )
+        .order_by("layout_number")
+    )
+    return [
+        LayoutStatistics(
+            layout_number=row["layout_number"],
+            label=layout_label(row["layout_number"]),
+            games=row["games"],
+            wins=row["wins"],
+            best_ms=row["best"],
+            average_ms=round(row["average"]) if row["average"] is not None else None,
+            hints_used=row["hints"] or 0,
+        )
+        for row in rows
+    ]
+
+
+def totals(rows: list[LayoutStatistics]) -> dict:
+    games = sum(row.games for row in rows)
+    won = sum(row.wins for row in rows)
+    return {
+        "games": games,
+        "wins": won,
+        "win_rate": round(100 * won / games) if games else 0,
+        "hints_used": sum(row.hints_used for row in rows),
+    }
+
+
+def recent_races(player, limit: int = RECENT_RACES) -> list:
+    """The player's last finished races (their Entry, with `field_size`), newest first."""
+    entries = Entry.objects.filter(seat__player=player, race__status=Race.Status.FINISHED)
+    entries = entries.annotate(field_size=Count("race__entries"))
+    return list(entries.select_related("race__room").order_by("-race__finished_at", "-pk")[:limit])

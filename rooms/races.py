@@ -1,0 +1,327 @@
+"""Every write to a running race: its start, a pair, a hint, a shuffle, giving up. The
+end of a race (ranking, points, ratings) is rooms/race_end.py.
+
+Players' websocket messages, CPU steps (rooms/cpu_seats.py) and the admin call these.
+Each runs in a transaction that first locks the room row, then the board, so a room's
+actions happen one at a time in a single order, and each announces its change only after
+its transaction commits (docs/ARCHITECTURE.md §One write path). The rules they apply
+are docs/RULES.md §Races.
+"""
+
+import functools
+import secrets
+from datetime import datetime, timedelta
+from typing import NoReturn
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import Player
+from mahjong import reasons
+from mahjong.engine.catalog import level_layout
+from mahjong.engine.codes import make_code
+from mahjong.engine.hint import hint as engine_hint
+from mahjong.engine.shuffle import ShuffleError
+from mahjong.engine.shuffle import shuffle as engine_shuffle
+from mahjong.rules import CUT_OFF, HINT_TIME_LIMIT_SECONDS, LEVELS
+from rooms import cpu_steps, events, hot_sql, pools, race_end, standings_feed
+from rooms.boards import deal_for, position_of, store_position
+from rooms.errors import RaceOver, RoomError, whole_number
+from rooms.lobby import advance_version, locked_room, no_race_running, owner_only
+from rooms.models import Entry, Move, Race, Room, Seat, room_code
+
+
+def race_action(action):
+    """A player's (or a CPU's) action in the running race, in one transaction. One
+    arriving after the cut-off is refused and closes the race in a transaction of its
+    own, so the refusal's rollback does not undo the closing (docs/ARCHITECTURE.md
+    §Lazy deadlines)."""
+
+    @functools.wraps(action)
+    def run(player, code, *args, now=None, **kwargs):
+        now = now or timezone.now()
+        try:
+            with transaction.atomic():
+                return action(player, code, *args, now=now, **kwargs)
+        except RaceOver:
+            race_end.close_if_due(code, now=now)
+            raise
+
+    return run
+
+
+# --- starting a race -------------------------------------------------------------------
+@transaction.atomic
+def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
+    """Start the countdown; one deal per level in play. `seed` fixes the deals (tests).
+    The owner starts a room's race; a ranked room's is started by the queue's grouping
+    (`player` None), never by a player."""
+    now = now or timezone.now()
+    room = locked_room(code)
+    if not (room.ranked and player is None):
+        owner_only(room, player)
+    no_race_running(room)
+    seats = list(room.seats.all())
+    go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
+    race = Race.objects.create(
+        room=room,
+        number=room.races.count() + 1,
+        rules=room.rules(),
+        started_at=now,
+        go_at=go_at,
+        time_limit_at=go_at + timedelta(minutes=room.time_limit_minutes),
+        cut_off_at=go_at + CUT_OFF,
+    )
+    codes = {}
+    for seat in seats:
+        level = seat_level(room, seat)
+        if level not in codes:
+            codes[level] = _deal_code(level, room.flowers, seed)
+        _new_entry(race, seat, level, codes[level])
+    events.publish_race_started(room, race, advance_version(room))
+    cpu_steps.start_chains(race, seats)
+    return race
+
+
+def _deal_code(level: str, flowers: bool, seed) -> str:
+    """A graded deal from the level's pool; a fixed seed (tests) names its deal directly."""
+    if seed is not None:
+        return make_code(level_layout(level, flowers).number, seed)
+    return pools.take(level, flowers)
+
+
+def seat_level(room: Room, seat: Seat) -> str:
+    """The room's level, raised one step per consecutive win with the handicap on."""
+    base = LEVELS.index(room.level)
+    raise_by = seat.win_streak if room.handicap else 0
+    return LEVELS[min(base + raise_by, len(LEVELS) - 1)]
+
+
+def _new_entry(race: Race, seat: Seat, level: str, code: str) -> Entry:
+    deal = deal_for(code)
+    return Entry.objects.create(
+        race=race,
+        seat=seat,
+        level=level,
+        code=code,
+        faces=list(deal.faces),
+        alive=format(deal.layout.full, "x"),
+        tile_count=len(deal.faces),
+    )
+
+
+# --- playing ---------------------------------------------------------------------------
+def _room_and_playing_entry(code: str, player: Player | None, now) -> tuple[Room, Entry]:
+    """The room and the player's entry in its running race (both rows locked, the room
+    first as for every action), checking every deadline. One query finds them; only when
+    it finds nothing do more say why."""
+    found = None
+    if player is not None:
+        found = hot_sql.lock_room_and_entry(room_code(code), player_id=player.pk)
+    if found is None:
+        _why_no_entry(locked_room(code), player, now)
+    room, entry = found
+    check_deadlines(entry.race, now)
+    if entry.status != Entry.Status.PLAYING:
+        raise RoomError(_("your race is over"), "entry_over")
+    return room, entry
+
+
+def _why_no_entry(room: Room, player: Player | None, now: datetime) -> NoReturn:
+    _seat_of(room, player)
+    race = room.current_race()
+    if race is None or race.status != Race.Status.RUNNING:
+        raise RoomError(_("no race is running"), "no_race")
+    check_deadlines(race, now)
+    raise RoomError(_("you have no board in this race"), "no_entry")
+
+
+def check_deadlines(race: Race, now: datetime) -> None:
+    if now >= race.cut_off_at:
+        raise RaceOver(_("the race is over"), "race_over")
+    if now < race.go_at:
+        raise RoomError(_("the race has not started yet"), "too_early")
+
+
+def _seat_of(room: Room, player: Player | None) -> Seat:
+    seat = room.seats.filter(player=player).first() if player is not None else None
+    if seat is None:
+        raise RoomError(_("you have no seat in this room"), "no_seat")
+    return seat
+
+
+def _acted(entry: Entry, now: datetime, by_cpu: bool) -> None:
+    entry.last_action_at = now
+    if not by_cpu:
+        entry.cpu_control = False  # the human is back: the CPU lets go
+
+
+@race_action
+def play_pair(player, code, tiles, n, now=None) -> Entry:
+    """Remove a pair: checked by the engine, stored, then announced. `n` is the number
+    of pairs the client has seen removed; a retry of an acknowledged move is a no-op."""
+    room, entry = _room_and_playing_entry(code, player, now)
+    i, j = _pair(tiles)
+    n = whole_number(n, "n")
+    if n == entry.pairs_removed - 1 and _last_pair(entry) == [i, j]:
+        return entry
+    return remove_pair(room, entry, i, j, n, now, by_cpu=False)
+
+
+def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry:
+    """The one write path of a pair, for players and CPUs (room and entry locked)."""
+    if n != entry.pairs_removed:
+        raise RoomError(
+            _("out of date: %(removed)s pairs are removed, not %(n)s")
+            % {"removed": entry.pairs_removed, "n": n},
+            "stale",
+        )
+    if entry.penalty_until and now < entry.penalty_until:
+        raise RoomError(_("wait for the shuffle penalty to end"), "penalty")
+    position = position_of(entry)
+    ok, reason = position.can_remove(i, j)
+    if not ok:
+        raise RoomError(reasons.translate(reason), "illegal")
+    position = position.remove(i, j)
+    store_position(entry, position)
+    entry.pairs_removed += 1
+    _acted(entry, now, by_cpu)
+    _settle(entry, position, now)
+    hot_sql.record_pair(entry, PAIR_FIELDS, n, [i, j], now, by_cpu)
+    _after_entry_change(room, entry, now)
+    return entry
+
+
+# What a pair changes (a CPU step also sets cpu_step); the faces stay where they are.
+PAIR_FIELDS = (
+    "alive",
+    "pairs_removed",
+    "last_action_at",
+    "cpu_control",
+    "status",
+    "finished_ms",
+    "cpu_step",
+)
+
+
+def _pair(tiles) -> tuple[int, int]:
+    if not isinstance(tiles, list) or len(tiles) != 2:
+        raise RoomError(_("send the two tiles of the pair as 'tiles': [i, j]"), "bad_message")
+    i, j = (whole_number(t, "a tile") for t in tiles)
+    return min(i, j), max(i, j)
+
+
+def _last_pair(entry: Entry):
+    last = entry.moves.filter(kind=Move.Kind.PAIR).order_by("-pk").first()
+    return last.tiles if last else None
+
+
+def _settle(entry: Entry, position, now: datetime) -> None:
+    """Finished when the board is empty; out when blocked with no shuffle left."""
+    race = entry.race
+    if position.is_won():
+        entry.status = Entry.Status.FINISHED
+        entry.finished_ms = int((now - race.go_at).total_seconds() * 1000)
+    elif position.is_blocked() and entry.shuffles_used >= race.rules["shuffles"]:
+        entry.status = Entry.Status.OUT
+
+
+def _after_entry_change(room: Room, entry: Entry, now: datetime) -> None:
+    standings_feed.changed(room.code)
+    if entry.status != Entry.Status.PLAYING and _every_human_done(entry.race):
+        race_end.end_race(entry.race, now)
+
+
+def _every_human_done(race: Race) -> bool:
+    humans_playing = race.entries.filter(status=Entry.Status.PLAYING, seat__player__isnull=False)
+    return not humans_playing.exists()
+
+
+def use_hint(player, code, now=None) -> tuple[int, int] | None:
+    """The hinted pair (docs/RULES.md §Races), shown to this player only; counted against the limit.
+
+    The solver may think for up to HINT_TIME_LIMIT_SECONDS, so it thinks with no lock
+    held: the room's lock orders every pair of the room, and a hint inside it held them
+    all up for that long. The board is read (and the request checked) in one short
+    transaction, the hint counted in another if the board is still the one thought on."""
+    board = _hint_board(player, code, now=now)
+    found = engine_hint(position_of(board), time_limit=HINT_TIME_LIMIT_SECONDS)
+    if found.pair is None:
+        raise RoomError(_("no pair can be played: shuffle or give up"), "blocked")
+    return _count_hint(player, code, board_state(board), found.pair, now=now)
+
+
+@race_action
+def _hint_board(player, code, now=None) -> Entry:
+    room, entry = _room_and_playing_entry(code, player, now)
+    _check_hints_left(entry)
+    return entry
+
+
+@race_action
+def _count_hint(player, code, thought_on: tuple, pair, now=None) -> tuple[int, int]:
+    room, entry = _room_and_playing_entry(code, player, now)
+    _check_hints_left(entry)
+    if board_state(entry) != thought_on:  # a pair or a shuffle came in meanwhile
+        raise RoomError(_("the board changed while the hint was found: ask again"), "stale")
+    entry.hints_used += 1
+    _acted(entry, now, by_cpu=False)
+    entry.save(update_fields=["hints_used", "last_action_at", "cpu_control"])
+    return pair
+
+
+def _check_hints_left(entry: Entry) -> None:
+    if entry.hints_used >= entry.race.rules["hints"]:
+        raise RoomError(_("no hints left"), "no_hints")
+
+
+def board_state(entry: Entry) -> tuple:
+    """What a board's next move depends on: its tiles and how many pairs and shuffles it
+    has had (a shuffle moves faces, and may move tiles)."""
+    return entry.alive, entry.pairs_removed, entry.shuffles_used
+
+
+@race_action
+def shuffle(player, code, now=None) -> Entry:
+    room, entry = _room_and_playing_entry(code, player, now)
+    return shuffle_entry(room, entry, now, by_cpu=False)
+
+
+def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
+    """Only while blocked, within the limit; the penalty pause starts now (docs/RULES.md §Races)."""
+    rules = entry.race.rules
+    if entry.shuffles_used >= rules["shuffles"]:
+        raise RoomError(_("no shuffles left"), "no_shuffles")
+    try:
+        shuffled = engine_shuffle(position_of(entry), seed=secrets.randbits(48))
+    except ShuffleError as error:
+        raise RoomError(reasons.translate(str(error)), "not_blocked") from None
+    store_position(entry, shuffled.position)
+    if shuffled.moved:
+        entry.positions = [list(p) for p in shuffled.position.layout.positions]
+    entry.shuffles_used += 1
+    penalty = rules["shuffle_penalty_seconds"]
+    entry.penalty_until = now + timedelta(seconds=penalty) if penalty else None
+    Move.objects.create(
+        entry=entry, number=entry.pairs_removed, kind=Move.Kind.SHUFFLE, at=now, by_cpu=by_cpu
+    )
+    _acted(entry, now, by_cpu)
+    entry.save()
+    standings_feed.changed(room.code)
+    return entry
+
+
+@race_action
+def give_up(player, code, now=None) -> Entry:
+    room, entry = _room_and_playing_entry(code, player, now)
+    return give_up_entry(room, entry, now, by_cpu=False)
+
+
+def give_up_entry(room, entry, now, by_cpu: bool) -> Entry:
+    entry.status = Entry.Status.GAVE_UP
+    _acted(entry, now, by_cpu)
+    entry.save()
+    _after_entry_change(room, entry, now)
+    return entry
