@@ -33,9 +33,12 @@ CUT_OFF = timedelta(minutes=60)
 HINT_TIME_LIMIT_SECONDS = 1.0
 
 
+MINUTE_MS = 60_000
+
+
 def time_limit_ms(rules: dict) -> int:
     """A race's time limit in milliseconds, from its rules."""
-    return rules["time_limit_minutes"] * 60_000
+    return rules["time_limit_minutes"] * MINUTE_MS
 
 
 def layout_label(layout_number: int) -> str:

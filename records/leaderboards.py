@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import Rating
 from mahjong.engine.catalog import BY_NAME, CATALOG
 from mahjong.engine.codes import SEED_LIMIT, make_code
-from mahjong.rules import layout_label
+from mahjong.rules import MINUTE_MS, layout_label
 from practice.models import SoloGame
 from rooms.models import Entry, Level, Race
 
@@ -81,7 +81,7 @@ def rating_board(limit: int = 50) -> list[Rating]:
 def fastest_race_wins(level: str, limit: int = BOARD_SIZE) -> list[Entry]:
     """Each human's fastest race finished within the race's time limit at `level`."""
     time_limit_ms = (
-        Cast(KeyTextTransform("time_limit_minutes", "race__rules"), IntegerField()) * 60_000
+        Cast(KeyTextTransform("time_limit_minutes", "race__rules"), IntegerField()) * MINUTE_MS
     )
     wins = Entry.objects.filter(
         level=level,

@@ -3,6 +3,7 @@
 from django.db.models import Sum
 from django.utils import timezone
 
+from mahjong.rules import time_limit_ms
 from rooms import hot_sql, ranking
 from rooms.boards import board_json
 from rooms.models import Entry, Move, Race, Room, Seat
@@ -56,11 +57,12 @@ def entry_row(entry: Entry | hot_sql.StandingRow) -> dict:
 
 
 def standings_json(race: Race) -> list[dict]:
-    """The live order of SPEC §6: finished by time, playing by progress, then out. Read
+    """The live order of docs/RULES.md §Races: finished by time, playing by progress, then out. Read
     several times a second per room, so just the columns shown (hot_sql)."""
     entries = {row.pk: row for row in hot_sql.standing_rows(race.pk)}
-    limit_ms = race.rules["time_limit_minutes"] * 60_000
-    ordered = ranking.live_order([e.standing() for e in entries.values()], limit_ms)
+    ordered = ranking.live_order(
+        [e.standing() for e in entries.values()], time_limit_ms(race.rules)
+    )
     return [entry_row(entries[s.key]) for s in ordered]
 
 
