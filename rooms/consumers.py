@@ -107,6 +107,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.last_seen = 0.0
         self.go_task = None
         await self.channel_layer.group_add(events.group_name(self.code), self.channel_name)
+        if seat is not None:  # a player back on a board a CPU stood in for takes it back
+            await in_db_thread(races.take_seat_back)(self.player, seat.pk, self.code)
         await self.send_snapshot()
         await self.mark_seen()
 

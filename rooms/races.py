@@ -44,12 +44,24 @@ def race_action(action):
         now = now or timezone.now()
         try:
             with transaction.atomic():
+                try:
+                    return action(player, code, *args, now=now, **kwargs)
+                except SeatTakenBack:
+                    pass  # caught inside: the hand-back commits, whatever the action says
+            with transaction.atomic():
                 return action(player, code, *args, now=now, **kwargs)
         except RaceOver:
             race_end.close_if_due(code, now=now)
             raise
 
     return run
+
+
+class SeatTakenBack(RoomError):
+    """A human acted on a board a stand-in CPU was playing: the seat is theirs again
+    (stored), and the action runs afresh in a new transaction. Without this, a refused
+    first action (a stale pair: the CPU had moved meanwhile) rolled the hand-back back,
+    and the CPU played on while the player's every pair came too late."""
 
 
 # --- starting a race -------------------------------------------------------------------
@@ -126,7 +138,43 @@ def _room_and_playing_entry(code: str, player: Player | None, now) -> tuple[Room
     check_deadlines(entry.race, now)
     if entry.status != Entry.Status.PLAYING:
         raise RoomError(_("your race is over"), "entry_over")
+    if entry.cpu_control:
+        _hand_back(room, entry, now)
+        raise SeatTakenBack(_("your seat is yours again"), "taken_back")
     return room, entry
+
+
+def _hand_back(room: Room, entry: Entry, now: datetime) -> None:
+    """The human is back: the stand-in CPU lets go at once. Under the room's lock, so a
+    CPU step already queued or thinking finds the board no longer its own and does
+    nothing (rooms/cpu_seats.py); the return counts as the player's activity."""
+    entry.cpu_control = False
+    entry.last_action_at = now
+    entry.save(update_fields=["cpu_control", "last_action_at"])
+    standings_feed.changed(room.code)
+
+
+def take_seat_back(player: Player, seat_id: int, code: str, now=None) -> bool:
+    """A socket of a seat a CPU stands in for opened: the seat is the player's again
+    before the board is shown. True when it was handed back."""
+    stood_in = Entry.objects.filter(
+        seat_id=seat_id,
+        cpu_control=True,
+        status=Entry.Status.PLAYING,
+        race__status=Race.Status.RUNNING,
+    )
+    if not stood_in.exists():  # the common case: one cheap read, no lock
+        return False
+    try:
+        _claim_seat(player, code, now=now)
+    except RoomError:  # the race ended or the board is over meanwhile: nothing to take
+        return False
+    return True
+
+
+@race_action
+def _claim_seat(player, code, now=None) -> Entry:
+    return _room_and_playing_entry(code, player, now)[1]
 
 
 def _why_no_entry(room: Room, player: Player | None, now: datetime) -> NoReturn:
