@@ -234,7 +234,10 @@ def _snapshot_handler(consumer, content):
 def _move(consumer, content):
     tiles, n = content.get("tiles"), content.get("n")
     entry = races.play_pair(consumer.player, consumer.code, tiles, n)
-    return {"type": "ack", "pairs_removed": entry.pairs_removed, "status": entry.status}
+    answer = {"type": "ack", "pairs_removed": entry.pairs_removed, "status": entry.status}
+    if entry.finished_ms is not None:  # the board is cleared: the clock stops at this time
+        answer["finished_ms"] = entry.finished_ms
+    return answer
 
 
 def _hint(consumer, content):

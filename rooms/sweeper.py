@@ -37,7 +37,9 @@ def sweep(now=None) -> dict:
 
 
 def _claim_takeover(entry: Entry, now) -> bool:
-    claimed = Entry.objects.filter(pk=entry.pk, cpu_control=False).update(
+    # Only the board as the sweep read it: a player who acted since keeps the seat.
+    unchanged = {"cpu_control": False, "last_action_at": entry.last_action_at}
+    claimed = Entry.objects.filter(pk=entry.pk, **unchanged).update(
         cpu_control=True, cpu_kicked_at=now
     )
     if claimed:

@@ -3,6 +3,7 @@
 from django.db.models import Sum
 from django.utils import timezone
 
+from accounts.models import RatingChange
 from mahjong.rules import time_limit_ms
 from rooms import hot_sql, ranking
 from rooms.boards import board_json
@@ -57,8 +58,9 @@ def entry_row(entry: Entry | hot_sql.StandingRow) -> dict:
 
 
 def standings_json(race: Race) -> list[dict]:
-    """The live order of docs/RULES.md §Races: finished by time, playing by progress, then out. Read
-    several times a second per room, so just the columns shown (hot_sql)."""
+    """The live order of docs/RULES.md §Races: finished by time, playing by progress, then
+    out or gave up by progress. Read several times a second per room, so just the columns
+    shown (hot_sql)."""
     entries = {row.pk: row for row in hot_sql.standing_rows(race.pk)}
     ordered = ranking.live_order(
         [e.standing() for e in entries.values()], time_limit_ms(race.rules)
@@ -68,6 +70,7 @@ def standings_json(race: Race) -> list[dict]:
 
 def results_json(race: Race) -> list[dict]:
     entries = race.entries.select_related("seat").order_by("place", "pk")
+    rated = _rating_changes(race) if race.room.ranked else {}
     return [
         {
             **entry_row(e),
@@ -78,9 +81,18 @@ def results_json(race: Race) -> list[dict]:
             "level": e.level,
             "code": e.code,
             "timeline": timeline(race, e),
+            "rating_change": rated.get(e.seat.player_id),
         }
         for e in entries
     ]
+
+
+def _rating_changes(race: Race) -> dict[int, int]:
+    """Each rated player's change of rating in this ranked race, in whole points."""
+    changes = RatingChange.objects.filter(race_ref=race.pk).values_list(
+        "player_id", "before", "after"
+    )
+    return {player: round(after) - round(before) for player, before, after in changes}
 
 
 def timeline(race: Race, entry: Entry) -> list[list[int]]:

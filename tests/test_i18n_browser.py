@@ -18,12 +18,8 @@ def short_countdown(settings):
 
 
 @pytest.fixture
-def spanish_page(chromium):
-    context = chromium.new_context(locale="es-ES", viewport={"width": 1000, "height": 760})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+def spanish_page(new_device):
+    return new_device(locale="es-ES", viewport={"width": 1000, "height": 760})
 
 
 def tile_at(page, position):
@@ -61,5 +57,5 @@ def test_a_race_is_played_in_spanish_from_the_lobby_to_the_results(asgi_server, 
         tile_at(page, positions[i]).click()
         tile_at(page, positions[j]).click()
     expect(page.locator("#results")).to_be_visible()
-    expect(page.locator("#results-title")).to_have_text("Resultados")
+    expect(page.locator("#results-title")).to_have_text("Resultados de la carrera 1")
     expect(page.get_by_role("button", name="Otra partida")).to_be_visible()

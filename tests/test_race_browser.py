@@ -1,4 +1,4 @@
-"""Three players race in one room in real Chromium windows (SPEC §6)."""
+"""Three players race in one room in real Chromium windows (docs/RULES.md §Races)."""
 
 import pytest
 from playwright.sync_api import expect
@@ -6,18 +6,12 @@ from playwright.sync_api import expect
 from rooms.boards import deal_for
 from rooms.models import Entry, Race
 
+# Each player's own device: a laptop's window, saying yes to "Give up?".
+PLAYER = {"viewport": {"width": 1000, "height": 760}, "accept_dialogs": True}
 
 @pytest.fixture(autouse=True)
 def short_countdown(settings):
     settings.RACE_COUNTDOWN_SECONDS = 1
-
-
-def player_page(chromium, width=1000, height=760):
-    context = chromium.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    context.on("dialog", lambda dialog: dialog.accept())
-    return page
 
 
 def tile(page, entry, index):
@@ -35,8 +29,8 @@ def entry_of(nickname):
     return Entry.objects.select_related("seat").get(seat__nickname=nickname)
 
 
-def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_server, chromium):
-    ana, bo, cy = (player_page(chromium) for _ in range(3))
+def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_server, new_device):
+    ana, bo, cy = (new_device(**PLAYER) for _ in range(3))
     ana.goto(f"{asgi_server.url}/rooms/")
     ana.fill("#create-nickname", "Ana")
     ana.get_by_role("button", name="Create a room").click()
@@ -67,7 +61,7 @@ def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_ser
     expect(bo.locator("#progress")).to_have_text("11%")
 
     play(ana, entry_of("Ana"), plan)
-    expect(ana.locator("#message")).to_have_text("finished")
+    expect(ana.locator("#done-banner")).to_contain_text("You finished 1st in")
     for page in (bo, cy):
         page.get_by_role("button", name="Give up").click()
     for page in (ana, bo, cy):
@@ -81,8 +75,8 @@ def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_ser
     expect(bo.get_by_role("button", name="Another game")).to_be_hidden()
 
 
-def test_another_game_starts_the_next_race_with_the_same_seats(asgi_server, chromium):
-    ana, bo = (player_page(chromium) for _ in range(2))
+def test_another_game_starts_the_next_race_with_the_same_seats(asgi_server, new_device):
+    ana, bo = (new_device(**PLAYER) for _ in range(2))
     ana.goto(f"{asgi_server.url}/rooms/")
     ana.fill("#create-nickname", "Ana")
     ana.get_by_role("button", name="Create a room").click()

@@ -125,3 +125,15 @@ def test_a_board_nobody_stands_in_for_is_not_touched_by_a_socket():
     entry = Entry.objects.get(race=race)
     assert races.take_seat_back(ana, entry.seat_id, room.code) is False
     assert Entry.objects.get(pk=entry.pk).last_action_at is None
+
+
+def test_a_player_who_acts_between_the_sweep_reading_and_claiming_keeps_the_seat():
+    room, (ana, bo) = room_with("Ana", "Bo")
+    race = races.start_race(ana, room.code, seed=11)
+    lobby.seat_seen(room.seats.get(player=ana).pk, now=race.go_at + timedelta(seconds=25))
+    later = race.go_at + timedelta(seconds=31)
+    read = Entry.objects.select_related("race", "seat").get(seat__player=bo)
+    assert read.away_or_idle(later)  # the sweep has read Bo's board as away...
+    races.play_pair(bo, room.code, a_pair_for(read), 0, now=later)  # ...then Bo plays
+    assert sweeper._claim_takeover(read, later) is False
+    assert not Entry.objects.get(pk=read.pk).cpu_control

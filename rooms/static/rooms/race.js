@@ -1,5 +1,10 @@
-// A race room: the lobby, the 3-2-1 countdown, the board, the live leaders and the
+// A race room: the lobby, the 3-2-1 countdown, the board, the live standings and the
 // results, all from the room socket (docs/PROTOCOL.md). The server referees every pair.
+//
+// The page is in one phase at a time, and only the controls that can act in it are
+// enabled: "lobby" (seats and rules), "countdown" (backs only: no game state is claimed),
+// "playing", "done" (this player's board is over: the clock stops, the standings of
+// everyone take over until the race ends) and "results" (a screen of its own).
 "use strict";
 
 (() => {
@@ -7,6 +12,7 @@
   const root = $("race");
   const T = JSON.parse($("strings").textContent);
   const code = root.dataset.code;
+  const lang = document.documentElement.lang || "en";
   let socket = null;
   let version = 0;
   let standingsAt = 0; // server time (ms) of the standings shown
@@ -17,6 +23,12 @@
   let penaltyUntil = 0;
   let retryMs = 500;
   let outbox = []; // messages sent while the socket was (re)connecting
+  let phase = "lobby";
+  let myStatus = null; // this seat's board in the current race: playing, finished, out, gave_up
+  let myFinishMs = null; // the server's finish time of this board, once cleared
+  let showingLobby = false; // after a race, the owner went back to the room's lobby
+  let goSeen = null; // the race whose "go" the server has told (its clock outranks ours)
+  let goShownUntil = 0; // "Go!" stays over the board until then
 
   const say = (text) => { $("message").textContent = text || ""; };
   const board = new MahjongBoard($("board"), $("board-wrap"), {
@@ -24,6 +36,7 @@
   });
   const serverNow = () => Date.now() + offset;
   const at = (iso) => (iso ? Date.parse(iso) : null);
+  const fmt = (ms) => MahjongBoard.formatTime(ms);
 
   // --- the socket ---------------------------------------------------------------------
   function connect() {
@@ -65,8 +78,13 @@
 
   const HANDLERS = {
     snapshot: (m) => { version = m.v; standingsAt = at(m.server_now); showSnapshot(m); },
-    lobby: (m) => { snap.room = m.room; showLobby(); },
-    race_started: (m) => { snap.race = m.race; snap.results = null; showLobby(); },
+    lobby: (m) => { snap.room = m.room; render(); },
+    race_started: (m) => {
+      // A seat's socket is sent a snapshot next, with its board of backs.
+      snap.race = m.race; snap.results = null; snap.standings = [];
+      showingLobby = false;
+      if (snap.you === null) render();
+    },
     go: (m) => startPlaying(m.board),
     standings: (m) => {
       // Not a versioned event but a whole state: keep the latest, and none read before
@@ -77,10 +95,13 @@
       showStandings();
     },
     race_finished: (m) => {
-      snap.race = m.race; snap.results = m.results; snap.table = m.table; showResults();
+      snap.race = m.race; snap.results = m.results; snap.table = m.table;
+      showingLobby = false;
+      render();
     },
     ack: (m) => {
-      if (m.status && m.status !== "playing") finishMine(m.status);
+      if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
+      if (m.status && m.status !== "playing") { myStatus = m.status; render(); }
     },
     hint: (m) => board.highlight(m.pair),
     shuffled: (m) => {
@@ -111,18 +132,59 @@
     if (handler) handler(message);
   }
 
+  // --- phases ---------------------------------------------------------------------------
+  function currentPhase() {
+    const race = snap.race;
+    if (!race || showingLobby) return "lobby";
+    if (race.status === "finished") return "results";
+    if (goSeen !== race.number && serverNow() < at(race.go_at)) return "countdown";
+    return myStatus && myStatus !== "playing" ? "done" : "playing";
+  }
+
+  // Everything the phase decides: which sections show and which controls may act.
+  function render() {
+    phase = currentPhase();
+    const seated = Boolean(snap.entry);
+    showLobby();
+    $("lobby").hidden = phase !== "lobby";
+    document.querySelector(".share").hidden = phase !== "lobby";
+    $("play-area").hidden = !["countdown", "playing", "done"].includes(phase);
+    $("results").hidden = phase !== "results";
+    const acting = phase === "playing" && seated;
+    for (const id of ["hint", "shuffle", "give-up"]) {
+      $(id).hidden = !seated; // a visitor watching has nothing to press
+      $(id).disabled = !acting;
+    }
+    for (const el of document.querySelectorAll(".seated-only")) el.hidden = !seated;
+    board.enabled = acting;
+    if (acting) checkBlocked();
+    if (phase === "countdown") say("");
+    $("clock").classList.toggle("stopped", myFinishMs !== null);
+    showDone();
+    showStandings();
+    if (phase === "results") showResults();
+  }
+
   // --- lobby ----------------------------------------------------------------------------
   const isOwner = () => snap.you !== null && snap.you === snap.room.owner_seat;
-  const raceRunning = () => snap.race && snap.race.status === "running";
+
+  function seatLabel(seat) {
+    const tags = [];
+    if (seat.id === snap.room.owner_seat) tags.push(T.tag_owner);
+    if (seat.id === snap.you) tags.push(T.tag_you);
+    return tags.length ? `${seat.nickname} (${tags.join(", ")})` : seat.nickname;
+  }
 
   function showLobby() {
     const room = snap.room;
+    const inLobby = phase === "lobby";
     $("seat-count").textContent = `(${room.seats.length}/20)`;
     $("seats").replaceChildren(...room.seats.map((seat) => {
       const item = document.createElement("li");
-      item.textContent = seat.nickname + (seat.id === snap.you ? " ★" : "");
+      item.textContent = seatLabel(seat);
       if (seat.cpu) item.classList.add("cpu");
-      if (isOwner() && seat.id !== room.owner_seat && !raceRunning()) {
+      if (seat.id === snap.you) item.classList.add("me");
+      if (isOwner() && seat.id !== room.owner_seat && inLobby) {
         const remove = document.createElement("button");
         remove.type = "button";
         remove.textContent = "✕";
@@ -137,14 +199,12 @@
       const field = form.elements[name];
       if (!field) continue;
       if (field.type === "checkbox") field.checked = value; else field.value = String(value);
-      field.disabled = !isOwner() || raceRunning();
+      field.disabled = !isOwner() || !inLobby;
     }
-    $("owner-tools").hidden = !isOwner() || raceRunning();
-    $("start").hidden = !isOwner() || raceRunning();
-    $("waiting").hidden = isOwner() || raceRunning() || snap.you === null;
-    // While racing, the board takes the room: lobby and sharing fold away.
-    $("lobby").hidden = Boolean(raceRunning());
-    document.querySelector(".share").hidden = Boolean(raceRunning());
+    $("owner-tools").hidden = !isOwner() || !inLobby;
+    $("start").hidden = !isOwner() || !inLobby;
+    $("waiting").hidden = isOwner() || snap.you === null;
+    $("waiting").textContent = room.ranked ? T.ranked_next : T.waiting;
   }
 
   $("rules").addEventListener("change", (event) => {
@@ -155,39 +215,45 @@
   $("add-cpu").addEventListener("click", () => send({ type: "add_cpu", level: $("cpu-level").value }));
   $("start").addEventListener("click", () => send({ type: "start" }));
   $("another").addEventListener("click", () => send({ type: "start" }));
-  $("copy-link").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("share-link").value));
+  $("to-lobby").addEventListener("click", () => { showingLobby = true; render(); });
+  $("copy-link").addEventListener("click", async () => {
+    const link = $("share-link");
+    try {
+      await navigator.clipboard.writeText(link.value);
+      $("copied").textContent = T.copied;
+    } catch (error) { // no clipboard here: the link is selected for the player to copy
+      link.select();
+      $("copied").textContent = T.copy_by_hand;
+    }
+    setTimeout(() => { $("copied").textContent = ""; }, 3000);
+  });
 
   // --- the race -------------------------------------------------------------------------
   function showSnapshot(m) {
     snap = m;
     offset = at(m.server_now) - Date.now();
-    showLobby();
     const entry = m.entry;
-    $("results").hidden = true;
-    if (!m.race || !entry) { $("play-area").hidden = !m.race; showStandings(); if (m.results) showResults(); return; }
-    $("play-area").hidden = false;
-    pairsRemoved = entry.pairs_removed;
-    penaltyUntil = at(entry.penalty_until) || 0;
-    $("hints-left").textContent = entry.hints_left;
-    $("shuffles-left").textContent = entry.shuffles_left;
-    board.load(entry.board.tiles, entry.board.alive);
-    board.fit();
-    $("progress").textContent = `${board.progress()}%`;
-    const counting = !("face" in entry.board.tiles[0]);
-    board.enabled = !counting && entry.status === "playing" && m.race.status === "running";
-    $("countdown").hidden = !counting;
-    showStandings();
-    if (m.race.status === "finished") showResults();
-    else if (entry.status !== "playing") finishMine(entry.status);
-    else checkBlocked();
+    myStatus = entry ? entry.status : null;
+    myFinishMs = entry ? entry.finished_ms : null;
+    if (entry) {
+      pairsRemoved = entry.pairs_removed;
+      penaltyUntil = at(entry.penalty_until) || 0;
+      $("hints-left").textContent = entry.hints_left;
+      $("shuffles-left").textContent = entry.shuffles_left;
+      if ("face" in (entry.board.tiles[0] || {})) goSeen = m.race.number;
+      board.load(entry.board.tiles, entry.board.alive);
+      board.fit();
+      $("progress").textContent = `${board.progress()}%`;
+    }
+    render();
   }
 
   function startPlaying(boardJson) {
-    $("countdown").textContent = T.go;
-    setTimeout(() => { $("countdown").hidden = true; }, 500);
+    goSeen = snap.race ? snap.race.number : null;
+    goShownUntil = Math.max(goShownUntil, serverNow() + 800);
     board.setFaces(boardJson.tiles, boardJson.alive);
-    board.enabled = true;
     say("");
+    render();
   }
 
   function sendPair(pair) {
@@ -199,43 +265,97 @@
   }
 
   function checkBlocked() {
+    if (phase !== "playing") return; // a board of backs is not a blocked board
     const blocked = board.isBlocked() && board.aliveCount() > 0;
     const left = Number($("shuffles-left").textContent);
     $("shuffle").disabled = !blocked || left <= 0;
     if (blocked) say(left > 0 ? T.blocked_shuffle : T.blocked_out);
   }
 
-  function finishMine(status) {
-    board.enabled = false;
-    say(T[status] || "");
+  // "1st", "2nd" in English; "1.º" in Spanish.
+  function ordinal(n) {
+    if (lang.startsWith("es")) return `${n}.º`;
+    const suffix = { one: "st", two: "nd", few: "rd", other: "th" };
+    return n + suffix[new Intl.PluralRules("en", { type: "ordinal" }).select(n)];
+  }
+
+  function stillPlaying() {
+    return (snap.standings || []).filter((row) => row.status === "playing").length;
+  }
+
+  // This player's board is over: one clear line, kept true as the others go on.
+  function showDone() {
+    const banner = $("done-banner");
+    banner.hidden = phase !== "done";
+    if (banner.hidden) return;
+    const rows = snap.standings || [];
+    const place = rows.findIndex((row) => row.seat === snap.you) + 1;
+    let line = T[`you_${myStatus}`] || "";
+    if (myStatus === "finished") {
+      line = line.replace("{place}", place ? ordinal(place) : "").replace("{time}", fmt(myFinishMs || 0));
+    }
+    const still = stillPlaying();
+    const rest = still === 1 ? T.still_playing_one : T.still_playing.replace("{n}", still);
+    banner.textContent = still ? `${line} — ${rest}` : line;
+    say("");
+  }
+
+  function standingLabel(row) {
+    if (row.status === "playing") return `${row.progress}%`;
+    if (row.status === "finished") return fmt(row.finished_ms);
+    return T[row.status];
   }
 
   function showStandings() {
     const rows = snap.standings || [];
-    const label = (row) => row.status === "playing" ? `${row.progress}%` : (row.status === "finished" ? MahjongBoard.formatTime(row.finished_ms) : T[row.status]);
     $("leaders").replaceChildren(...rows.slice(0, 3).map((row) => {
       const item = document.createElement("li");
-      item.textContent = `${row.nickname} ${label(row)}`;
+      item.textContent = `${row.nickname} ${standingLabel(row)}`;
       if (row.seat === snap.you) item.classList.add("me");
       return item;
     }));
     const mine = rows.findIndex((row) => row.seat === snap.you);
     $("you-line").textContent = mine >= 3
       ? T.you_line.replace("{place}", ordinal(mine + 1)).replace("{progress}", rows[mine].progress) : "";
+    showAllStandings(rows);
+    if (phase === "done") showDone();
   }
 
-  function ordinal(n) {
-    const s = { 1: "st", 2: "nd", 3: "rd" };
-    return n + ((n % 100 >= 11 && n % 100 <= 13) ? "th" : (s[n % 10] || "th"));
+  // Every seat: a progress bar and where it stands. Open by itself once this player is done.
+  function showAllStandings(rows) {
+    const all = $("all-standings");
+    if (phase === "done" && !all.dataset.opened) { all.open = true; all.dataset.opened = "1"; }
+    $("all-count").textContent = `(${rows.length})`;
+    $("all-rows").replaceChildren(...rows.map((row, k) => {
+      const item = document.createElement("li");
+      if (row.seat === snap.you) item.classList.add("me");
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = `${ordinal(k + 1)} ${row.nickname}`;
+      const bar = document.createElement("progress");
+      bar.max = 100;
+      bar.value = row.progress;
+      bar.setAttribute("aria-label", `${row.nickname} ${row.progress}%`);
+      const state = document.createElement("span");
+      state.className = `state ${row.status}`;
+      state.textContent = standingLabel(row);
+      item.append(name, bar, state);
+      return item;
+    }));
   }
 
   function showResults() {
     board.enabled = false;
-    $("results").hidden = false;
+    const ranked = snap.room.ranked;
+    $("results-title").textContent = T.results_title.replace("{n}", snap.race.number);
+    $("rating-head").hidden = !ranked;
     $("results-rows").replaceChildren(...(snap.results || []).map((row) => {
       const tr = document.createElement("tr");
-      const time = row.finished_ms !== null ? MahjongBoard.formatTime(row.finished_ms) : T[row.status] || "–";
-      for (const text of [row.place, row.nickname, time, `${row.progress}%`, row.hints_used, row.shuffles_used, row.points]) {
+      const time = row.finished_ms !== null ? fmt(row.finished_ms) : T[row.status] || "–";
+      const name = row.seat === snap.you ? `${row.nickname} (${T.tag_you})` : row.nickname;
+      const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used, Number(row.points)];
+      if (ranked) cells.push(signed(row.rating_change));
+      for (const text of cells) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.append(td);
@@ -245,76 +365,106 @@
     }));
     $("room-table").replaceChildren(...(snap.table || []).map((row) => {
       const item = document.createElement("li");
-      item.textContent = `${row.nickname}: ${row.points}`;
+      item.textContent = T.points_line.replace("{name}", row.nickname).replace("{points}", Number(row.points));
       return item;
     }));
     drawChart(snap.results || []);
     $("another").hidden = !isOwner();
-    showLobby();
+    $("to-lobby").hidden = !isOwner();
+    $("results-waiting").hidden = isOwner() || snap.you === null;
+    $("results-waiting").textContent = ranked ? T.ranked_over : T.waiting_next;
   }
 
+  // A rating change as players read it: "+16", "−8" (a real minus), "0".
+  function signed(change) {
+    if (change === null || change === undefined) return "–";
+    return change > 0 ? `+${change}` : (change < 0 ? `−${-change}` : "0");
+  }
+
+  // Progress over time: minutes along the bottom, names at the right kept apart.
   function drawChart(results) {
     const svg = $("progress-chart");
     const NS = "http://www.w3.org/2000/svg";
+    const make = (tag, attrs, text) => {
+      const el = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+      if (text !== undefined) el.textContent = text;
+      return el;
+    };
+    const left = 36, right = 470, top = 14, bottom = 206;
     const end = Math.max(60000, ...results.flatMap((r) => r.timeline.map((p) => p[0])));
-    const x = (ms) => 40 + (550 * ms) / end;
-    const y = (pct) => 220 - 2 * pct;
-    const colors = ["#1f5f46", "#c0392b", "#2e6fb0", "#e8a33d", "#7d3c98", "#16a085", "#555"];
-    const parts = [];
-    const axis = document.createElementNS(NS, "path");
-    axis.setAttribute("d", `M40 20V220H590`);
-    axis.setAttribute("class", "axis");
-    parts.push(axis);
+    const x = (ms) => left + ((right - left) * ms) / end;
+    const y = (pct) => bottom - ((bottom - top) * pct) / 100;
+    const colors = ["#1f5f46", "#c0392b", "#2e6fb0", "#b9770e", "#7d3c98", "#16a085", "#555"];
+    const parts = [make("path", { d: `M${left} ${top}V${bottom}H${right}`, class: "axis" })];
+    const minutes = end / 60000;
+    const every = Math.max(1, Math.ceil(minutes / 8));
+    for (let m = 0; m <= minutes + 1e-9; m += every) {
+      parts.push(make("text", { x: x(m * 60000), y: bottom + 14, class: "tick", "text-anchor": "middle" }, String(m)));
+    }
+    parts.push(make("text", { x: right, y: bottom + 28, class: "tick", "text-anchor": "end" }, T.minutes));
+    for (const pct of [0, 50, 100]) {
+      parts.push(make("text", { x: left - 4, y: y(pct) + 4, class: "tick", "text-anchor": "end" }, `${pct}%`));
+    }
+    const labels = [];
     results.forEach((row, k) => {
-      const points = [[0, 0], ...row.timeline].map(([ms, pct]) => `${x(ms).toFixed(1)},${y(pct).toFixed(1)}`);
-      const line = document.createElementNS(NS, "polyline");
-      line.setAttribute("points", points.join(" "));
-      line.style.stroke = colors[k % colors.length]; // inline: beats the site's .chart rule
-      line.setAttribute("fill", "none");
-      line.style.strokeWidth = row.seat === snap.you ? "3" : "1.6";
-      const title = document.createElementNS(NS, "title");
-      title.textContent = row.nickname;
-      line.append(title);
-      parts.push(line);
-      const last = [[0, 0], ...row.timeline].pop();
-      const label = document.createElementNS(NS, "text");
-      label.setAttribute("x", Math.min(x(last[0]) + 4, 520).toFixed(1));
-      label.setAttribute("y", (y(last[1]) + 4 + 11 * (k % 3 - 1)).toFixed(1));
-      label.style.fill = colors[k % colors.length];
-      label.setAttribute("font-size", "11");
-      label.textContent = row.nickname;
-      parts.push(label);
+      const color = colors[k % colors.length];
+      const line = [[0, 0], ...row.timeline];
+      const points = line.map(([ms, pct]) => `${x(ms).toFixed(1)},${y(pct).toFixed(1)}`);
+      const poly = make("polyline", { points: points.join(" "), fill: "none" });
+      poly.style.stroke = color; // inline: beats the site's .chart rule
+      poly.style.strokeWidth = row.seat === snap.you ? "3" : "1.6";
+      poly.append(make("title", {}, row.nickname));
+      parts.push(poly);
+      labels.push({ y: y(line[line.length - 1][1]), name: row.nickname, color });
     });
+    // Names sorted by height and pushed apart so none overlaps another.
+    labels.sort((a, b) => a.y - b.y);
+    let last = -Infinity;
+    for (const label of labels) {
+      label.y = Math.max(label.y, last + 12);
+      last = label.y;
+      const text = make("text", { x: right + 6, y: (label.y + 4).toFixed(1), class: "name" },
+        label.name.length > 16 ? `${label.name.slice(0, 15)}…` : label.name);
+      text.style.fill = label.color;
+      parts.push(text);
+    }
+    const height = Math.max(240, last + 10);
+    svg.setAttribute("viewBox", `0 0 600 ${Math.ceil(height)}`);
     svg.replaceChildren(...parts);
   }
 
-  // The clock: counting down before go, then time since go (+ over time past the limit).
+  // The clock: the countdown over the board before go, then time since go (+ over time
+  // past the limit), stopped at this board's finish time once it is cleared.
   function tick() {
     const race = snap.race;
-    if (!race) return;
+    const countdown = $("countdown");
+    if (!race || race.status !== "running") { countdown.hidden = true; return; }
     const now = serverNow();
     const go = at(race.go_at);
-    if (now < go) {
-      $("countdown").hidden = false;
-      $("countdown").textContent = String(Math.ceil((go - now) / 1000));
+    if (now < go && goSeen !== race.number) {
+      countdown.hidden = false;
+      countdown.textContent = String(Math.ceil((go - now) / 1000));
+      goShownUntil = go + 800;
+      if (phase !== "countdown") render();
       return;
     }
-    const end = race.status === "finished" ? at(race.finished_at) : now;
-    const elapsed = end - go;
+    if (phase === "countdown") render(); // "go" passed: the phase moves on even before the board comes
+    countdown.textContent = T.go;
+    countdown.hidden = now >= goShownUntil;
+    const elapsed = myFinishMs !== null ? myFinishMs : now - go;
     const limit = at(race.time_limit_at) - go;
-    $("clock").textContent = elapsed > limit
-      ? `${MahjongBoard.formatTime(limit)} +${MahjongBoard.formatTime(elapsed - limit)}`
-      : MahjongBoard.formatTime(elapsed);
+    $("clock").textContent = elapsed > limit ? `${fmt(limit)} +${fmt(elapsed - limit)}` : fmt(elapsed);
     $("clock").classList.toggle("overtime", elapsed > limit);
   }
 
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("shuffle").addEventListener("click", () => send({ type: "shuffle" }));
   $("give-up").addEventListener("click", () => { if (confirm(T.confirm_give_up)) send({ type: "give_up" }); });
-  MahjongBoard.listenKeys(board, { h: () => send({ type: "hint" }) });
+  MahjongBoard.listenKeys(board, { h: () => { if (phase === "playing" && snap.entry) send({ type: "hint" }); } });
   MahjongBoard.setupTileStyle(root, $("tile-style"));
   setInterval(() => send({ type: "ping", t: Date.now() }), 15000);
-  setInterval(tick, 200);
+  setInterval(tick, 100);
   showSnapshot(snap);
   connect();
 })();
