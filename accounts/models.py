@@ -61,7 +61,8 @@ class Player(models.Model):
 
 
 class Rating(models.Model):
-    """A player's current rating for ranked races (SPEC §6); see accounts/ratings.py."""
+    """A player's current rating for ranked races (docs/RULES.md §Ranked play and ratings);
+    see accounts/ratings.py."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
     value = models.FloatField(default=ratings.START_RATING)

@@ -1,4 +1,5 @@
-"""Rating maths for ranked races (SPEC §6): pairwise Elo over a final ranking in groups.
+"""Rating maths for ranked races (docs/RULES.md §Ranked play and ratings): pairwise Elo
+over a final ranking in groups.
 
 Pure Python, no Django: the write path (`accounts.actions.record_rated_result`) loads
 ratings, calls `rating_changes`, and stores what it returns.
@@ -11,7 +12,7 @@ E = 1 / (1 + 10 ** ((Rb - Ra) / 400)), a player's new rating is
 
 so a race counts as much as one ordinary Elo game however many took part.
 
-Choices (SPEC §6 leaves them open):
+Choices this site made (docs/RULES.md §Ranked play and ratings):
 - START_RATING = 1500, the usual Elo centre.
 - K = 32, the usual K for club play; with the division by N - 1 one race moves a
   rating by at most 32 points.
@@ -63,7 +64,8 @@ def rating_changes(
 def _score_minus_expected(rating, place, standings) -> float:
     # The player's own row is summed too: it adds exactly 0.5 - 0.5 = 0. Summing every
     # row in the same order makes two players of equal rating and place add the very
-    # same floats, so they keep exactly equal ratings (SPEC §6), not merely close ones.
+    # same floats, so they keep exactly equal ratings, not merely close ones
+    # (docs/RULES.md §Ranked play and ratings).
     return sum(
         pair_score(place, other_place) - expected_score(rating, other_rating)
         for _, other_rating, other_place in standings

@@ -93,7 +93,8 @@ def fixed_rows() -> list[RuleRow]:
 
 
 def rule_rows(d: SiteDefaults) -> list[RuleRow]:
-    """SPEC §7 as a table: each local rule, its site default now, and its choices."""
+    """docs/RULES.md §Local rules and site defaults as a table: each local rule, its site
+    default now, and its choices."""
     penalty = dict(SHUFFLE_PENALTIES)[d.shuffle_penalty_seconds]
     idle = dict(IDLE_LIMITS)[d.idle_limit_seconds]
     time_limit = dict(TIME_LIMITS)[d.time_limit_minutes]

@@ -1,8 +1,8 @@
 """Facts of the game that several apps share, each defined once (docs/RULES.md).
 
-The engine (pure Python) owns the level names; this module gives them their labels in
-the player's language and holds the race and hint limits that pages, races, practice
-and records all need.
+The engine (pure Python) owns the level names; this module gives them, and the built-in
+layouts, their labels in the player's language and holds the race and hint limits that
+pages, races, practice and records all need.
 """
 
 from datetime import timedelta

@@ -1,8 +1,9 @@
-"""Solo practice: the one write path for every action on a SoloGame (SPEC §4–5).
+"""Solo practice: the one write path for every action on a SoloGame (docs/RULES.md §Solo play).
 
-Views call these functions; each runs in a transaction with the game row locked, checks
-the move against the engine and stores it before the caller answers, so an
-acknowledged pair is never lost and two tabs cannot interleave half-done writes.
+Views call these functions (and an account merge calls `take_over_games`); each runs in
+a transaction, with the game row locked for an action on a game, checks the move against
+the engine and stores it before the caller answers, so an acknowledged pair is never
+lost and two tabs cannot interleave half-done writes.
 """
 
 from dataclasses import dataclass
@@ -158,9 +159,10 @@ def undo(player: Player, game_id, move_number) -> MoveResult:
 
 
 def use_hint(player: Player, game_id) -> tuple[SoloGame, Hint]:
-    """SPEC §4: the next pair of a winning plan, else any playable pair; counted if any.
-    The solver thinks (up to HINT_TIME_LIMIT_SECONDS) with no transaction open: on SQLite
-    an open one holds the whole database's write lock, every race's pairs included."""
+    """The next pair of a winning plan, else any playable pair; counted if any
+    (docs/RULES.md §Playing a board). The solver thinks (up to HINT_TIME_LIMIT_SECONDS)
+    with no transaction open: on SQLite an open one holds the whole database's write
+    lock, every race's pairs included."""
     game = _hint_game(player, game_id)
     hint = engine_hint(position_of(game), time_limit=HINT_TIME_LIMIT_SECONDS)
     if hint.pair is None:

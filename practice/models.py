@@ -5,7 +5,7 @@ from accounts.models import Player
 
 
 class SoloGame(models.Model):
-    """One solo practice game of one player (SPEC §5).
+    """One solo practice game of one player (docs/RULES.md §Solo play).
 
     The deal is named by its game code (codes are stable forever), so the faces are
     not stored. `moves` is the stack of pairs removed so far, undo pops it. The clock

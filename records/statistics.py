@@ -1,4 +1,5 @@
-"""Personal records, the player's leaderboard and statistics (SPEC §5), read from games."""
+"""Personal records, the player's leaderboard and statistics, read from solo games, and
+the player's recent races (docs/RULES.md §Records and boards)."""
 
 from dataclasses import dataclass
 

@@ -1,4 +1,5 @@
-"""Pages that read records: profiles, your practice records, the site's leaderboards."""
+"""Pages that read records: profiles, your practice records, the site's leaderboards.
+/me/ also holds the nickname form, stored by accounts.actions.set_nickname."""
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render

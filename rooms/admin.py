@@ -1,10 +1,10 @@
 """Admin for the site defaults, rooms, races, results and moves.
 
-The site defaults are one editable record (SPEC §7); a new room copies them and a race
-keeps the rules it started with, so an edit never reaches a running race. Rooms, races,
-results and moves are history: viewable only, since an edited row would falsify
-results, tables and ratings. The one staff write is "End race now", through
-rooms.race_end like every other write.
+The site defaults are one editable record (docs/RULES.md §Local rules and site defaults);
+a new room copies them and a race keeps the rules it started with, so an edit never
+reaches a running race. Rooms, races, results and moves are history: viewable only,
+since an edited row would falsify results, tables and ratings. The one staff write is
+"End race now", through rooms.race_end like every other write.
 """
 
 from django.contrib import admin, messages

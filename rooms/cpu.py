@@ -1,4 +1,4 @@
-"""How a CPU opponent plays (pure: no database). DESIGN: CPUs play like people.
+"""How a CPU opponent plays (pure: no database): like a person (docs/RULES.md §CPU opponents).
 
 A CPU looks for a pair for a while (a delay drawn per level, longer when few pairs are
 open, as for a person scanning the board), then usually plays the next pair of a

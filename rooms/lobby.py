@@ -2,10 +2,10 @@
 rules, its seats (humans and CPUs), presence, ranked rooms, and the seats' move when a
 device's player is merged into an account's.
 
-Each runs in a transaction that first locks the room row (`locked_room`), so a room's
-actions happen one at a time in a single order (lichess's "one sequential owner per
-game"), and each announces its change only after its transaction commits
-(docs/ARCHITECTURE.md §One write path).
+Joining, the rules and the seats of an existing room change in a transaction that first
+locks the room row (`locked_room`), so a room's actions happen one at a time in a single
+order (docs/ARCHITECTURE.md §One sequential owner per room), and each announces its
+change only after its transaction commits (docs/ARCHITECTURE.md §One write path).
 """
 
 from django.core.exceptions import ValidationError

@@ -1,4 +1,5 @@
-"""Rooms, their local rules, seats, races, each seat's board in a race, and every move."""
+"""Rooms, their local rules and the site defaults, seats, races, each seat's board in a
+race, every move, the deal pools and the ranked queue."""
 
 import secrets
 from datetime import timedelta

@@ -1,5 +1,6 @@
 """Pools of ready, graded deals per level, kept full by the pools worker: every write to
-a pool is here (rooms/tasks.py only calls `refill`).
+a pool is here (rooms/tasks.py only calls this module's functions; the SQL of a take and
+of the pool lock is in rooms/hot_sql.py).
 
 Starting a race takes one deal in a single query and asks for a refill after it commits;
 only an empty pool makes the race generate one on the spot (logged, as it means the

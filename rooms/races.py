@@ -1,11 +1,12 @@
 """Every write to a running race: its start, a pair, a hint, a shuffle, giving up. The
 end of a race (ranking, points, ratings) is rooms/race_end.py.
 
-Players' websocket messages, CPU steps (rooms/cpu_seats.py) and the admin call these.
-Each runs in a transaction that first locks the room row, then the board, so a room's
-actions happen one at a time in a single order, and each announces its change only after
-its transaction commits (docs/ARCHITECTURE.md §One write path). The rules they apply
-are docs/RULES.md §Races.
+Players' websocket messages, CPU steps (rooms/cpu_seats.py) and the ranked queue (which
+starts its races) call these. Each runs in a transaction that first locks the room row,
+then the board, so a room's actions happen one at a time in a single order
+(docs/ARCHITECTURE.md §One sequential owner per room), and each announces its change
+only after its transaction commits (docs/ARCHITECTURE.md §One write path). The rules
+they apply are docs/RULES.md §Races.
 """
 
 import functools

@@ -2,9 +2,10 @@
 level, grouped into races.
 
 Every write to the queue (QueueEntry) is here; the rooms it forms are made by
-rooms/lobby.py and started by rooms/races.py. A group forms when MAX_SEATS players wait at a level,
-or when the oldest of at least two has waited RANKED_WAIT_SECONDS. Grouping runs right
-after a join, from the sweeper and from a waiting page's poll (a lazy deadline). Each
+rooms/lobby.py and started by rooms/races.py. A group forms when MAX_SEATS players wait
+at a level, or when the oldest of at least two has waited RANKED_WAIT_SECONDS. Grouping
+runs right after a join, from the sweeper and from a waiting page's poll (a lazy
+deadline: docs/ARCHITECTURE.md §Lazy deadlines). Each
 pass claims the waiting rows with SELECT ... FOR UPDATE SKIP LOCKED and deletes them in
 the transaction that seats them, so two passes never put one player in two races.
 """

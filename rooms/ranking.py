@@ -1,4 +1,4 @@
-"""The final ranking and points of a race (SPEC §6), as a pure function.
+"""The final ranking and points of a race (docs/RULES.md §Ranking and points), as a pure function.
 
 Groups, each in order: 1. finished within the time limit, by time; 2. finished after
 it, by time; 3. not finished (still playing at the end, or out of moves), by progress;

@@ -75,7 +75,8 @@ def layout_by_name(name: str, flowers: bool = False) -> Layout:
 
 
 def level_layout(level: str, flowers: bool = False) -> Layout:
-    """The layout a race level uses (SPEC §2): Beginner 34 ... Hard 136, +8 with flowers."""
+    """The layout a race level uses (docs/RULES.md §Layouts and levels): Beginner 34 ...
+    Hard 136, +8 with flowers."""
     if level not in LEVELS:
         raise LayoutError(f"unknown level {level!r} (levels: {', '.join(LEVELS)})")
     return layout_by_name(level, flowers)

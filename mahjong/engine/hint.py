@@ -1,4 +1,5 @@
-"""Hints (SPEC §4): the next pair of a winning plan when one exists, else any playable pair."""
+"""Hints (docs/RULES.md §Playing a board): the next pair of a winning plan when one exists,
+else any playable pair."""
 
 from __future__ import annotations
 

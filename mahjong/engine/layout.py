@@ -5,7 +5,7 @@ x..x+1, y..y+1 of layer z. Tiles are numbered in file order (layer, row, column)
 every other part of the engine refers to them by that index.
 
 For speed every relation is a bitmask over tile indices (Python ints), so that the
-free test of SPEC §2 is a handful of integer operations on the `alive` bitmask:
+free test of docs/RULES.md §Freeness is a handful of integer operations on the `alive` bitmask:
     free(i) = not alive & covers[i] and (not alive & left[i] or not alive & right[i])
 """
 

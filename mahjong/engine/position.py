@@ -63,7 +63,7 @@ class Position:
         return bits(self.alive)
 
     def why_blocked(self, i: int) -> Blocked | None:
-        """None when tile i is free; otherwise what blocks it (SPEC §4 explanation)."""
+        """None when tile i is free; otherwise what blocks it (docs/RULES.md §Freeness)."""
         self._check_index(i)
         if not self.is_alive(i):
             raise ValueError(f"tile {i} has already been removed")
@@ -105,7 +105,8 @@ class Position:
         ]
 
     def is_blocked(self) -> bool:
-        """SPEC §4: tiles remain but no pair of free matching tiles does."""
+        """Tiles remain but no pair of free matching tiles does
+        (docs/RULES.md §Playing a board)."""
         if not self.alive:
             return False
         seen = set()

@@ -1,4 +1,5 @@
-"""Shuffle (SPEC §4): from a blocked position, a solvable rearrangement of the same tiles.
+"""Shuffle (docs/RULES.md §Playing a board): from a blocked position, a solvable
+rearrangement of the same tiles.
 
 The remaining positions are emptied in pairs by reverse play (as for a new deal) and the
 remaining faces are painted pair by pair along that order, so the result comes with its

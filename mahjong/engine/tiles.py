@@ -1,4 +1,4 @@
-"""The 144-tile set: 42 faces, their labels (SPEC §1) and which faces match.
+"""The 144-tile set: 42 faces, their labels (docs/RULES.md §Tiles) and which faces match.
 
 Faces are small integers (0..41) everywhere inside the engine; labels are only for
 people and JSON. The order of FACES is part of the game-code contract: never reorder it.

@@ -1,5 +1,6 @@
 // The board component: draws a layout of tiles, mirrors the engine's rules (freeness,
-// matching) for instant feedback, and handles selection and keyboard focus (SPEC §4).
+// matching) for instant feedback, and handles selection and keyboard focus
+// (docs/RULES.md §Playing a board).
 // It never decides a move: it reports a chosen pair through `onPair`, and the page's
 // controller asks the server, which is the referee.
 "use strict";
@@ -196,7 +197,7 @@
       this.boardEl.style.setProperty("--w", `${w.toFixed(2)}px`);
     }
 
-    // --- playing (SPEC §4) ---------------------------------------------------------------
+    // --- playing (docs/RULES.md §Playing a board) ---------------------------------------
     activate(i) {
       if (!this.enabled) return;
       this.setFocus(i, false);

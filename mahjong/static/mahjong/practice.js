@@ -1,5 +1,5 @@
-// Solo practice (SPEC §5): the board plays at once; every action goes to the server,
-// one after another, and a refusal brings the board back to the server's state.
+// Solo practice (docs/RULES.md §Solo play): the board plays at once; every action goes to
+// the server, one after another, and a refusal brings the board back to the server's state.
 "use strict";
 
 (() => {
