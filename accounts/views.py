@@ -34,7 +34,18 @@ def sign_up(request):
     return render(request, "accounts/signup.html", {"form": form}, status=status)
 
 
-class LogIn(auth_views.LoginView):
+class RefusedFormStatus:
+    """A refused form answers 400 as every other form of the site does (Django's own
+    views answer 200), and 429 when the log-in throttle refused it."""
+
+    def form_invalid(self, form):
+        response = super().form_invalid(form)
+        throttled = any(e.code == "throttled" for e in form.errors.as_data().get("__all__", []))
+        response.status_code = 429 if throttled else 400
+        return response
+
+
+class LogIn(RefusedFormStatus, auth_views.LoginView):
     form_class = ThrottledLoginForm
     template_name = "accounts/login.html"
 
@@ -51,7 +62,7 @@ class LogOut(auth_views.LogoutView):
         return response
 
 
-class PasswordReset(auth_views.PasswordResetView):
+class PasswordReset(RefusedFormStatus, auth_views.PasswordResetView):
     template_name = "accounts/password_reset_form.html"
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"

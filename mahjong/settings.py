@@ -1,11 +1,11 @@
 """Settings for the mahjong races site, read from the environment.
 
-With nothing set, the site runs on SQLite and on a Redis it starts itself, so one
-command brings it up on a fresh machine. Production sets DATABASE_URL, REDIS_URL,
-SECRET_KEY, ALLOWED_HOSTS and DEBUG=0 (see docker-compose.yml and docs/OPERATIONS.md).
+With nothing set, the site runs on SQLite and on a Redis that `manage.py serve` starts
+(importing the settings starts nothing), so one command brings it up on a fresh machine.
+Production sets DATABASE_URL, REDIS_URL, SECRET_KEY, ALLOWED_HOSTS and DEBUG=0 (see
+docker-compose.yml and docs/OPERATIONS.md).
 """
 
-import os
 import secrets
 from pathlib import Path
 
@@ -90,7 +90,7 @@ TEMPLATES = [
 ]
 
 # --- Database -------------------------------------------------------------------------
-DATABASE_URL = env("DATABASE_URL", f"sqlite:///{VAR_DIR / 'db.sqlite3'}")
+DATABASE_URL = env("DATABASE_URL") or f"sqlite:///{VAR_DIR / 'db.sqlite3'}"
 if DATABASE_URL.startswith("sqlite:"):
     VAR_DIR.mkdir(parents=True, exist_ok=True)
 # Connections are kept between socket messages: closing one after each message (Django's
@@ -122,16 +122,14 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Redis: channel layer and task broker ---------------------------------------------
-REDIS_URL = env("REDIS_URL")
-if not REDIS_URL:
-    REDIS_URL = embedded_redis.ensure_running(VAR_DIR / "redis")
-    # Processes started from this one (web, worker, scheduler) share the same server.
-    os.environ["REDIS_URL"] = REDIS_URL
+# Unset: the embedded Redis of VAR_DIR, on a Unix socket there. Only named here, never
+# started: `manage.py serve` and the test session start it (infra/embedded_redis.py).
+REDIS_URL = env("REDIS_URL") or embedded_redis.url(VAR_DIR / "redis")
 
 CHANNEL_LAYERS = {
     "default": {
         # Measured on this machine kind: the pub/sub layer uses about half the CPU of
-        # the list-based one and does not drop broadcasts to large rooms (DESIGN.md).
+        # the list-based one and drops no broadcasts (docs/ARCHITECTURE.md §The channel layer).
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
             "hosts": [REDIS_URL],
@@ -142,7 +140,7 @@ CHANNEL_LAYERS = {
 
 # --- Races ----------------------------------------------------------------------------
 RACE_COUNTDOWN_SECONDS = 3  # the 3-2-1 before "go" (tests shorten it)
-DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (SPEC §7: fixed)
+DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (docs/RULES.md §Leaving)
 CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)
@@ -178,7 +176,7 @@ CACHES = {
 }
 
 # --- Celery (worker and periodic scheduler) -------------------------------------------
-CELERY_BROKER_URL = REDIS_URL
+CELERY_BROKER_URL = embedded_redis.celery_url(REDIS_URL)
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
@@ -287,10 +285,26 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
+LOG_LEVEL = env("LOG_LEVEL", "INFO").upper()
+# Celery's own line for every task (the worker's "received" and "succeeded", beat's
+# "Sending due task") would come every 2 s from the sweeper and the heartbeat alone and
+# scroll everything else away: shown only at LOG_LEVEL=DEBUG. Tasks log at INFO themselves
+# when they act (rooms/tasks.py); failures are logged at ERROR and always show.
+# (Not named CELERY_*: Celery would read it as one of its settings.)
+TASK_CHATTER_LOGGERS = ("celery.app.trace", "celery.worker.strategy", "celery.beat")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's default console handler (DEBUG only) would print its lines a second
+        # time; they reach the root handler above. (ADMINS is empty: no error mail to keep.)
+        "django": {"handlers": []},
+        **{
+            name: {"level": "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"}
+            for name in TASK_CHATTER_LOGGERS
+        },
+    },
 }

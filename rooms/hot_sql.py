@@ -220,6 +220,11 @@ def record_pair(entry: Entry, fields: tuple[str, ...], number: int, tiles: list[
         _rows(_save_entry_sql(connection.vendor, fields), entry_params)
 
 
+def record_pair_by_orm(entry: Entry, fields, number: int, tiles: list[int], at, by_cpu):
+    Move.objects.create(entry=entry, number=number, tiles=tiles, at=at, by_cpu=by_cpu)
+    entry.save(update_fields=list(fields))
+
+
 @functools.cache
 def _record_pair_sql(vendor, fields: tuple[str, ...]):
     return f"WITH move AS ({_insert_pair_sql()}) {_save_entry_sql(vendor, fields)}"
@@ -261,6 +266,10 @@ class StandingRow(HasStanding):
 def standing_rows(race_id: int) -> list[StandingRow]:
     """The race's boards for the standings, in entry order."""
     return [StandingRow(*row[:6], SeatName(*row[6:])) for row in _rows(_standings_sql(), [race_id])]
+
+
+def standing_rows_by_orm(race_id: int) -> list[Entry]:
+    return list(Entry.objects.filter(race_id=race_id).select_related("seat").order_by("pk"))
 
 
 @_text

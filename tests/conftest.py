@@ -28,6 +28,19 @@ CHROMIUM_ARGS = [
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+def pytest_sessionstart(session):
+    """With REDIS_URL unset, the settings name the embedded Redis of VAR_DIR but start
+    nothing (infra/embedded_redis.py): the session starts it, as `manage.py serve` does,
+    and stops it when it ends (reusing one that answers already)."""
+    from django.conf import settings
+
+    from infra import embedded_redis
+    from infra.env import env
+
+    if not env("REDIS_URL"):
+        embedded_redis.ensure_running(settings.VAR_DIR / "redis")
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, whose last step drops it: live servers' worker
@@ -130,8 +143,9 @@ def celery_worker(transactional_db):
 
 
 @pytest.fixture
-def running_race(settings, transactional_db):
-    """Ana and Bo racing already (no countdown), on a fixed deal: (room, players)."""
+def race_of_two_past_go(settings, transactional_db):
+    """Ana and Bo racing already (no countdown: "go" at once), on a fixed deal, their
+    data committed: (room, [ana, bo])."""
     from rooms import races
     from tests.rooms_helpers import room_with
 
@@ -139,6 +153,16 @@ def running_race(settings, transactional_db):
     room, players = room_with("Ana", "Bo")
     races.start_race(players[0], room.code, seed=7)
     return room, players
+
+
+@pytest.fixture
+def throttle(monkeypatch, settings):
+    """The login form's throttle on a fresh cache and a fake clock (`throttle.clock`),
+    and a fast password hasher: tests that log in, or fail to, dozens of times."""
+    from tests.accounts_helpers import FAST_HASHERS, use_fresh_throttle
+
+    settings.PASSWORD_HASHERS = FAST_HASHERS
+    return use_fresh_throttle(monkeypatch)
 
 
 @pytest.fixture(scope="session")
@@ -154,12 +178,31 @@ def chromium():
 
 
 @pytest.fixture
-def page(chromium):
-    context = chromium.new_context()
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
+def new_device(chromium):
+    """`new_device(**options)`: a page in a browser context of its own, that is another
+    device with its own cookies (a second player, an account's second phone). Options
+    go to Playwright's new_context (locale, viewport, has_touch); accept_dialogs=True
+    says yes to confirm() ("Give up?"). Every context is closed when the test ends."""
+    contexts = []
+
+    def open_page(accept_dialogs=False, **options):
+        context = chromium.new_context(**options)
+        contexts.append(context)
+        if accept_dialogs:
+            context.on("dialog", lambda dialog: dialog.accept())
+        page = context.new_page()
+        page.set_default_timeout(10_000)
+        return page
+
+    yield open_page
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def page(new_device):
+    """The test's one device, in English with the default window."""
+    return new_device()
 
 
 def pytest_collection_modifyitems(config, items):

@@ -2,13 +2,18 @@
 
 import json
 
+import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
+from django.apps import apps
 
 from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from mahjong.asgi import application
 from rooms import lobby
+from rooms.boards import deal_for
+from rooms.errors import RoomError
+from rooms.models import Entry
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")
@@ -27,6 +32,48 @@ def room_with(*nicknames, cpus=()):
     for level in cpus:
         lobby.add_cpu(players[0], room.code, level)
     return room, players
+
+
+def first_plan_pair(entry: Entry) -> list[int]:
+    """The first pair of the winning plan of the entry's deal (legal on its fresh board),
+    lower tile first."""
+    return sorted(deal_for(entry.code).plan[0])
+
+
+# The apps whose rows a refused action must leave as they were: rooms, seats, races,
+# boards, moves, the queue and the pools; players and ratings; solo games.
+STATE_APPS = ("rooms", "accounts", "practice")
+
+
+def stored_state() -> dict[str, list[tuple]]:
+    """Every row of STATE_APPS' tables, per model, in key order."""
+    return {
+        model.__name__: list(model.objects.order_by("pk").values_list())
+        for label in STATE_APPS
+        for model in apps.get_app_config(label).get_models()
+    }
+
+
+def refusal(code: str, call, *args, **kwargs) -> str:
+    """`call(*args, **kwargs)` raises RoomError `code`; its message. For a refusal that
+    may change something (an action after the cut-off closes the race), or one whose
+    tables another connection changes meanwhile; otherwise use `refused`."""
+    with pytest.raises(RoomError) as caught:
+        call(*args, **kwargs)
+    assert caught.value.code == code, caught.value.message
+    return caught.value.message
+
+
+def refused(code: str, call, *args, **kwargs) -> str:
+    """`call(*args, **kwargs)` raises RoomError `code` and changes nothing: every row
+    of STATE_APPS reads back as before (rooms/errors.py: "nothing was changed"). The
+    error's message."""
+    before = stored_state()
+    message = refusal(code, call, *args, **kwargs)
+    after = stored_state()
+    changed = [model for model, rows in before.items() if after[model] != rows]
+    assert not changed, f"refused as {code!r}, yet rows of {changed} changed"
+    return message
 
 
 class Socket:

@@ -10,23 +10,15 @@ from accounts.identity import COOKIE_NAME, player_from_scope, signed_token
 from accounts.models import Player, Rating, RatingChange
 from practice.models import SoloGame
 from tests.accounts_helpers import (
-    FAST_HASHERS,
     PASSWORD,
     device_player,
     log_in,
     make_account,
     playing_game,
-    use_fresh_throttle,
     won_game,
 )
 
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("throttle")]
-
-
-@pytest.fixture
-def throttle(monkeypatch, settings):
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-    return use_fresh_throttle(monkeypatch)
 
 
 def a_device_with_games(*times_ms) -> Client:

@@ -11,21 +11,13 @@ from django.contrib.auth import get_user_model
 from django.core import mail
 
 from tests.accounts_helpers import (
-    FAST_HASHERS,
     PASSWORD,
     log_in,
     make_account,
-    use_fresh_throttle,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("throttle")]
-
-
-@pytest.fixture
-def throttle(monkeypatch, settings):
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-    return use_fresh_throttle(monkeypatch)
 
 
 def sign_up(client, username="mei", password1=PASSWORD, password2=PASSWORD, email=""):

@@ -1,7 +1,6 @@
 """Accounts in a real Chromium: sign up and see the device's records follow to another
 device, set a nickname, log out from the menu, open the daily challenge."""
 
-import pytest
 from playwright.sync_api import expect
 
 from accounts.identity import COOKIE_NAME, token_from_cookie
@@ -31,17 +30,8 @@ def log_in(page, url, username="mei", password=PASSWORD):
     page.get_by_role("button", name="Log in").click()
 
 
-@pytest.fixture
-def second_device(chromium):
-    context = chromium.new_context()
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    yield page
-    context.close()
-
-
 def test_records_made_before_signing_up_follow_the_account_to_another_device(
-    asgi_server, page, second_device
+    asgi_server, page, new_device
 ):
     page.goto(f"{asgi_server.url}/me/")
     won_game(player_of(page), 65_000)
@@ -49,6 +39,7 @@ def test_records_made_before_signing_up_follow_the_account_to_another_device(
     expect(page.locator("#account-state")).to_contain_text("Signed in as mei")
     expect(page.locator("#statistics")).to_contain_text("1:05")
 
+    second_device = new_device()
     log_in(second_device, asgi_server.url)
     second_device.get_by_role("link", name="Leaderboards").click()
     expect(second_device.locator("#practice")).to_contain_text("mei")

@@ -17,8 +17,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def running_race(settings):
-    """A room of three whose race has gone (the test process starts it: "go" at once)."""
+def race_of_three_past_go(settings):
+    """Ana, Bo and Cy racing already (the test process starts it, no countdown: "go" at
+    once), on a fixed deal: (room, [ana, bo, cy])."""
     settings.RACE_COUNTDOWN_SECONDS = 0
     room, people = room_with("Ana", "Bo", "Cy")
     races.start_race(people[0], room.code, seed=11)
@@ -46,9 +47,9 @@ async def all_stored_and_closed(code: str, players) -> None:
 
 
 async def test_the_web_server_killed_mid_race_loses_no_acknowledged_pair(
-    tmp_path, settings, running_race
+    tmp_path, settings, race_of_three_past_go
 ):
-    room, people = running_race
+    room, people = race_of_three_past_go
     server = WebServer(tmp_path, settings.REDIS_URL)
     server.start()
     try:
@@ -77,9 +78,9 @@ async def test_the_web_server_killed_mid_race_loses_no_acknowledged_pair(
 
 
 async def test_with_redis_killed_and_back_no_pair_is_refused_and_the_race_ends_live(
-    tmp_path, settings, running_race
+    tmp_path, settings, race_of_three_past_go
 ):
-    room, people = running_race
+    room, people = race_of_three_past_go
     redis = PrivateRedis(tmp_path)
     redis.start()
     server = WebServer(tmp_path, redis.url)

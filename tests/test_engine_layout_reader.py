@@ -12,7 +12,8 @@ from mahjong.engine import (
 from mahjong.engine.catalog import LAYOUT_DIR
 from mahjong.engine.layout import layout_to_text
 
-# Golden: free tiles at the start of every built-in layout (the turtle's 35 is SPEC §2).
+# Golden: free tiles at the start of every built-in layout (the turtle's 35 is in
+# docs/RULES.md §Layouts and levels).
 FREE_AT_START = {
     "turtle": 35,
     "beginner": 14,

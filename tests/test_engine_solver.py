@@ -14,6 +14,7 @@ from mahjong.engine import (
     new_deal,
     solve,
 )
+from mahjong.engine.layout import bits
 
 
 @settings(max_examples=40, deadline=None)
@@ -37,15 +38,33 @@ def test_on_generated_turtle_deals_it_finds_a_win_or_runs_out_of_time(seed):
         assert_plan_wins(layout, deal.faces, result.plan)
 
 
+def deadlocked_faces(layout, rng: random.Random) -> list[int]:
+    """Faces for every place of `layout` that can never all be removed. Tile A lies on B
+    and C on D (two stacks picked by `rng`); A and D are the only N, B and C the only S.
+    A goes only with D, which waits for C; C goes only with B, which waits for A. The
+    other places get 1B..7C, four of each, at random."""
+    stacks = [(top, under) for under in range(len(layout)) for top in bits(layout.covers[under])]
+    (a, b), (c, d) = rng.choice([(s, t) for s in stacks for t in stacks if not {*s} & {*t}])
+    others = full_set()[: len(layout) - 4]  # 1B..7C: neither N nor S
+    rng.shuffle(others)
+    fixed = {a: face_id("N"), d: face_id("N"), b: face_id("S"), c: face_id("S")}
+    rest = iter(others)
+    return [fixed[i] if i in fixed else next(rest) for i in range(len(layout))]
+
+
 def test_its_plans_on_random_deals_are_legal_and_its_verdicts_hold():
-    layout = layout_by_number(2)
+    layout = layout_by_number(2)  # Easy: 68 places on 3 layers
     for seed in range(30):
         faces = [f for pair in zip(*[iter(full_set()[:68])] * 2, strict=True) for f in pair]
         random.Random(seed).shuffle(faces)
         result = solve(layout, faces, time_limit=5)
-        assert result.solvable is not None
-        if result.solvable:
-            assert_plan_wins(layout, faces, result.plan)
+        # Each of these 30 has a win: the plan, checked move by move, proves it.
+        assert result.solvable is True
+        assert_plan_wins(layout, faces, result.plan)
+        dead = deadlocked_faces(layout, random.Random(seed))
+        assert sorted(dead) == sorted(full_set()[:64] + [face_id("N")] * 2 + [face_id("S")] * 2)
+        result = solve(layout, dead, time_limit=5)
+        assert result.solvable is False and result.plan is None, seed
 
 
 def test_two_tiles_stacked_can_never_be_removed():

@@ -12,7 +12,8 @@ def test_the_set_has_144_tiles_of_42_faces():
     assert counts["F1"] == counts["S4"] == 1
 
 
-def test_labels_follow_the_spec():
+def test_labels_are_those_the_rules_list():
+    """The "Numbers" labels of docs/RULES.md §Tiles."""
     for label in ["1B", "9B", "1C", "9C", "1D", "9D", "N", "S", "E", "W", "R", "G", "Wh"]:
         assert label in FACES
     assert [f"F{i}" in FACES and f"S{i}" in FACES for i in range(1, 5)] == [True] * 4

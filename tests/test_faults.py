@@ -15,17 +15,17 @@ from rooms.boards import deal_for, position_of
 from rooms.client_board import a_legal_pair
 from rooms.models import Entry, Move
 from tests.conftest import free_port
-from tests.rooms_helpers import Socket, db, room_with
+from tests.rooms_helpers import Socket, db, first_plan_pair, room_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_with_redis_unreachable_a_pair_is_stored_and_acknowledged_not_refused(
-    running_race, settings
+    race_of_two_past_go, settings
 ):
     """Found by the Redis restart drill: the event failed after commit and a stored pair
     was answered `server_error`. The event is lost instead; versions make clients resync."""
-    room, (ana, bo) = running_race
+    room, (ana, bo) = race_of_two_past_go
     settings.CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
@@ -90,7 +90,7 @@ async def test_with_the_database_down_a_move_is_answered_unavailable_and_nothing
 
 
 def test_a_page_whose_pair_met_a_database_outage_gets_its_tiles_back(
-    asgi_server, chromium, settings
+    asgi_server, new_device, settings
 ):
     """The page removes a pair's tiles when it sends it; answered `unavailable`, nothing
     was stored, so the page resyncs (each second until the server answers) and shows
@@ -98,8 +98,7 @@ def test_a_page_whose_pair_met_a_database_outage_gets_its_tiles_back(
     if connection.vendor != "postgresql":
         pytest.skip("stages the outage in PostgreSQL itself")
     settings.RACE_COUNTDOWN_SECONDS = 1
-    page = chromium.new_context(viewport={"width": 1000, "height": 760}).new_page()
-    page.set_default_timeout(10_000)
+    page = new_device(viewport={"width": 1000, "height": 760})
     page.goto(f"{asgi_server.url}/rooms/")
     page.fill("#create-nickname", "Ana")
     page.get_by_role("button", name="Create a room").click()
@@ -109,7 +108,7 @@ def test_a_page_whose_pair_met_a_database_outage_gets_its_tiles_back(
     expect(page.locator(".tile[data-face]")).to_have_count(34)
     entry = Entry.objects.get(seat__nickname="Ana")
     layout = deal_for(entry.code).layout
-    first = deal_for(entry.code).plan[0]
+    first = first_plan_pair(entry)
     tiles = [
         page.locator(".tile[data-x='{}'][data-y='{}'][data-z='{}']".format(*layout.positions[i]))
         for i in first
@@ -132,5 +131,4 @@ def test_a_page_whose_pair_met_a_database_outage_gets_its_tiles_back(
     deadline = time.monotonic() + 10
     while not Move.objects.filter(entry=entry).exists() and time.monotonic() < deadline:
         time.sleep(0.1)
-    assert list(Move.objects.filter(entry=entry).values_list("tiles", flat=True)) == [sorted(first)]
-    page.context.close()
+    assert list(Move.objects.filter(entry=entry).values_list("tiles", flat=True)) == [first]

@@ -104,8 +104,10 @@ def assert_boards_whole(room: Room):
 
 @FUZZ
 @given(batch=messages(["move", "hint", "shuffle", "snapshot", "ping", "start", "rules"]))
-async def test_any_message_in_a_race_gets_a_clear_answer_and_boards_stay_whole(running_race, batch):
-    room, (ana, bo) = running_race
+async def test_any_message_in_a_race_gets_a_clear_answer_and_boards_stay_whole(
+    race_of_two_past_go, batch
+):
+    room, (ana, bo) = race_of_two_past_go
     answers = await send_each_and_read_answers(room.code, bo, batch)
     assert_clear(answers)
     await db(assert_boards_whole)(room)

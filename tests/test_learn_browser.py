@@ -30,19 +30,9 @@ WORDS = {
 
 
 @pytest.fixture
-def browser_in(chromium):
-    contexts = []
-
-    def open_page(language):
-        context = chromium.new_context(locale=WORDS[language]["locale"])
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(10_000)
-        return page
-
-    yield open_page
-    for context in contexts:
-        context.close()
+def browser_in(new_device):
+    """`browser_in(language)`: a device whose browser speaks that language."""
+    return lambda language: new_device(locale=WORDS[language]["locale"])
 
 
 def tile(page, index):

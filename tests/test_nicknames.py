@@ -5,9 +5,8 @@ import pytest
 
 from accounts.models import NICKNAME_MAX_LENGTH, Player
 from rooms import lobby, ranked
-from rooms.errors import RoomError
 from rooms.models import Seat
-from tests.rooms_helpers import room_with
+from tests.rooms_helpers import refused, room_with
 
 pytestmark = pytest.mark.django_db
 
@@ -51,9 +50,7 @@ def test_every_road_refuses_what_the_profile_refuses_and_stores_nothing(bad):
         lambda: lobby.join_room(player, room.code, bad),
         lambda: ranked.join_queue(player, "easy", bad),
     ):
-        with pytest.raises(RoomError) as refused:
-            action()
-        assert refused.value.code == "bad_nickname"
+        refused("bad_nickname", action)
     player.refresh_from_db()
     assert player.nickname == "Before" and not Seat.objects.filter(player=player).exists()
 

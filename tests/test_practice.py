@@ -1,4 +1,5 @@
-"""Solo practice on the server: the referee, the clock, undo, hints, records (SPEC §4–5)."""
+"""Solo practice on the server: the referee, the clock, undo, hints, records (docs/RULES.md
+§Playing a board, §Solo play, §Records and boards)."""
 
 import pytest
 

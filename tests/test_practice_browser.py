@@ -1,4 +1,5 @@
-"""Solo practice in a real Chromium: what a player sees and does (SPEC §4–5)."""
+"""Solo practice in a real Chromium: what a player sees and does (docs/RULES.md §Playing a
+board, §Solo play)."""
 
 import re
 import time
@@ -159,21 +160,19 @@ def test_keyboard_moves_between_free_tiles_and_selects(asgi_server, page):
 
 
 @pytest.mark.parametrize("width, height", [(390, 844)])
-def test_on_a_phone_the_turtle_tiles_stay_at_least_24px_wide(asgi_server, chromium, width, height):
-    context = chromium.new_context(viewport={"width": width, "height": height}, has_touch=True)
-    page = context.new_page()
-    try:
-        open_game(asgi_server, page, TURTLE_CODE)
-        widths = page.locator(".tile").evaluate_all(
-            "tiles => tiles.map(t => t.getBoundingClientRect().width)"
-        )
-        assert min(widths) >= 24
-        right_edges = page.locator(".tile").evaluate_all(
-            "tiles => tiles.map(t => t.getBoundingClientRect().right)"
-        )
-        assert max(right_edges) <= width
-    finally:
-        context.close()
+def test_on_a_phone_the_turtle_tiles_stay_at_least_24px_wide(
+    asgi_server, new_device, width, height
+):
+    page = new_device(viewport={"width": width, "height": height}, has_touch=True)
+    open_game(asgi_server, page, TURTLE_CODE)
+    widths = page.locator(".tile").evaluate_all(
+        "tiles => tiles.map(t => t.getBoundingClientRect().width)"
+    )
+    assert min(widths) >= 24
+    right_edges = page.locator(".tile").evaluate_all(
+        "tiles => tiles.map(t => t.getBoundingClientRect().right)"
+    )
+    assert max(right_edges) <= width
 
 
 def test_a_dead_end_offers_undo_and_new_game(asgi_server, page):

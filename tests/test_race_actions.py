@@ -10,21 +10,13 @@ from django.utils import timezone
 from accounts.models import Player
 from rooms import lobby, race_end, races
 from rooms.boards import deal_for, position_of
-from rooms.errors import RoomError
 from rooms.models import Entry, Move, Race, SiteDefaults
 from tests.practice_helpers import moves_to_a_dead_end
-from tests.rooms_helpers import room_with
+from tests.rooms_helpers import first_plan_pair, refusal, refused, room_with
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now()
 BEGINNER_SEED = 12345  # MJ1-L01-AAAASGV, which has dead ends
-
-
-def refused(code, call, *args, **kwargs):
-    with pytest.raises(RoomError) as caught:
-        call(*args, **kwargs)
-    assert caught.value.code == code, caught.value.message
-    return caught.value.message
 
 
 def started(room, owner, at=T0, seed=None):
@@ -34,10 +26,6 @@ def started(room, owner, at=T0, seed=None):
 
 def entry_of(race, player):
     return race.entries.get(seat__player=player)
-
-
-def first_pair(race, player):
-    return list(deal_for(entry_of(race, player).code).plan[0])
 
 
 def test_a_new_room_starts_from_the_site_defaults():
@@ -102,7 +90,7 @@ def test_everyone_on_a_level_gets_the_same_deal_and_cpus_get_boards():
 def test_a_pair_before_go_is_refused():
     room, (owner,) = room_with("Ana")
     race, _ = started(room, owner)
-    pair = first_pair(race, owner)
+    pair = first_plan_pair(entry_of(race, owner))
     refused(
         "too_early",
         races.play_pair,
@@ -117,7 +105,7 @@ def test_a_pair_before_go_is_refused():
 def test_a_legal_pair_is_stored_and_a_retry_is_not_counted_twice():
     room, (owner, guest) = room_with("Ana", "Bo")
     race, now = started(room, owner)
-    pair = first_pair(race, owner)
+    pair = first_plan_pair(entry_of(race, owner))
     races.play_pair(owner, room.code, pair, 0, now=now)
     entry = races.play_pair(owner, room.code, pair, 0, now=now)
     assert entry.pairs_removed == 1 and entry.moves.count() == 1
@@ -127,7 +115,7 @@ def test_a_legal_pair_is_stored_and_a_retry_is_not_counted_twice():
 def test_the_database_itself_refuses_a_second_pair_with_the_same_number():
     room, (owner,) = room_with("Ana")
     race, now = started(room, owner)
-    entry = races.play_pair(owner, room.code, first_pair(race, owner), 0, now=now)
+    entry = races.play_pair(owner, room.code, first_plan_pair(entry_of(race, owner)), 0, now=now)
     with pytest.raises(IntegrityError), transaction.atomic():
         Move.objects.create(entry=entry, number=0, tiles=[1, 2], at=now)
     assert entry.moves.count() == 1
@@ -196,7 +184,7 @@ def test_the_cut_off_closes_the_race_and_refuses_late_actions():
     room, (owner,) = room_with("Ana")
     race, now = started(room, owner)
     assert not race_end.close_if_due(room.code, now=race.cut_off_at - timedelta(seconds=1))
-    refused("race_over", races.play_pair, owner, room.code, [0, 1], 0, now=race.cut_off_at)
+    refusal("race_over", races.play_pair, owner, room.code, [0, 1], 0, now=race.cut_off_at)
     assert Race.objects.get(pk=race.pk).status == Race.Status.FINISHED
 
 

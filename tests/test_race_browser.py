@@ -9,6 +9,7 @@ from rooms.models import Entry, Race
 # Each player's own device: a laptop's window, saying yes to "Give up?".
 PLAYER = {"viewport": {"width": 1000, "height": 760}, "accept_dialogs": True}
 
+
 @pytest.fixture(autouse=True)
 def short_countdown(settings):
     settings.RACE_COUNTDOWN_SECONDS = 1

@@ -24,15 +24,12 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def page_for(chromium, server, player: Player | None, viewport=DESKTOP, lang="en"):
+def page_for(new_device, server, player: Player | None, viewport=DESKTOP, lang="en"):
     """A browser window of its own, on `player`'s device (None: a visitor)."""
-    context = chromium.new_context(viewport=viewport, locale=lang)
+    page = new_device(viewport=viewport, locale=lang, accept_dialogs=True)
     if player is not None:
         value = signed_token(player.device_token)
-        context.add_cookies([{"name": COOKIE_NAME, "value": value, "url": server.url}])
-    context.on("dialog", lambda dialog: dialog.accept())
-    page = context.new_page()
-    page.set_default_timeout(10_000)
+        page.context.add_cookies([{"name": COOKIE_NAME, "value": value, "url": server.url}])
     return page
 
 
@@ -72,12 +69,12 @@ def rgba(text: str) -> tuple[float, ...]:
 
 
 def test_the_countdown_claims_no_game_state_and_controls_wait_for_go(
-    asgi_server, chromium, settings
+    asgi_server, new_device, settings
 ):
     settings.RACE_COUNTDOWN_SECONDS = 3
     room, (ana, bo) = server_side(room_with, "Ana", "Bo")
     server_side(lobby.update_rules, ana, room.code, {"level": "beginner", "shuffles": 3})
-    page = page_for(chromium, asgi_server, ana)
+    page = page_for(new_device, asgi_server, ana)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     page.get_by_role("button", name="Start").click()
     countdown = page.locator("#countdown")
@@ -102,12 +99,14 @@ def test_the_countdown_claims_no_game_state_and_controls_wait_for_go(
     expect(countdown).to_be_hidden()
 
 
-def test_a_finished_player_sees_the_clock_stop_at_the_servers_time(asgi_server, chromium, settings):
+def test_a_finished_player_sees_the_clock_stop_at_the_servers_time(
+    asgi_server, new_device, settings
+):
     settings.RACE_COUNTDOWN_SECONDS = 0.5
     room, (ana, bo) = server_side(room_with, "Ana", "Bo")
     server_side(lobby.update_rules, ana, room.code, {"level": "beginner"})
     server_side(races.start_race, ana, room.code, seed=5)
-    page = page_for(chromium, asgi_server, ana)
+    page = page_for(new_device, asgi_server, ana)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(page.locator(".tile[data-face]")).to_have_count(34)
     entry = Entry.objects.get(seat__player=ana)
@@ -131,14 +130,14 @@ def test_a_finished_player_sees_the_clock_stop_at_the_servers_time(asgi_server, 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_results_are_a_screen_of_their_own_that_fits_a_phone(
-    asgi_server, chromium, settings, viewport
+    asgi_server, new_device, settings, viewport
 ):
     settings.RACE_COUNTDOWN_SECONDS = 0
     room, players = server_side(room_with, "Ana", "Bo", "Carmen Esperanza", cpus=["steady"])
     race = server_side(races.start_race, players[0], room.code, seed=9)
     for player in players:  # the last human done ends the race
         server_side(races.give_up, player, room.code, now=race.go_at + timedelta(seconds=65))
-    page = page_for(chromium, asgi_server, players[0], viewport)
+    page = page_for(new_device, asgi_server, players[0], viewport)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(page.locator("#results")).to_be_visible()
     expect(page.locator("#results-title")).to_have_text("Results of race 1")
@@ -156,11 +155,11 @@ def test_results_are_a_screen_of_their_own_that_fits_a_phone(
     expect(page.get_by_role("button", name="Start")).to_be_visible()
 
 
-def test_a_visitor_watching_a_race_has_no_controls_that_act(asgi_server, chromium, settings):
+def test_a_visitor_watching_a_race_has_no_controls_that_act(asgi_server, new_device, settings):
     settings.RACE_COUNTDOWN_SECONDS = 0
     room, (ana, bo) = server_side(room_with, "Ana", "Bo")
     server_side(races.start_race, ana, room.code, seed=3)
-    page = page_for(chromium, asgi_server, None)
+    page = page_for(new_device, asgi_server, None)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(page.locator("#play-area")).to_be_visible()
     for name in ("Hint", "Shuffle", "Give up"):
@@ -169,12 +168,14 @@ def test_a_visitor_watching_a_race_has_no_controls_that_act(asgi_server, chromiu
     expect(page.locator("#clock")).not_to_have_text("0:00", timeout=3000)
 
 
-def test_the_owner_and_you_are_marked_in_words_and_copying_the_link_says_so(asgi_server, chromium):
+def test_the_owner_and_you_are_marked_in_words_and_copying_the_link_says_so(
+    asgi_server, new_device
+):
     room, (ana, bo) = server_side(room_with, "Ana", "Bo")
-    owner_page = page_for(chromium, asgi_server, ana)
+    owner_page = page_for(new_device, asgi_server, ana)
     owner_page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(owner_page.locator("#seats li").nth(0)).to_have_text("Ana (owner, you)")
-    guest_page = page_for(chromium, asgi_server, bo)
+    guest_page = page_for(new_device, asgi_server, bo)
     guest_page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(guest_page.locator("#seats li").nth(0)).to_have_text("Ana (owner)")
     expect(guest_page.locator("#seats li").nth(1)).to_have_text("Bo (you)")
@@ -184,7 +185,7 @@ def test_the_owner_and_you_are_marked_in_words_and_copying_the_link_says_so(asgi
 
 
 def test_a_ranked_room_says_what_happens_next_instead_of_waiting_for_an_owner(
-    asgi_server, chromium, settings
+    asgi_server, new_device, settings
 ):
     settings.RACE_COUNTDOWN_SECONDS = 0
     settings.RANKED_WAIT_SECONDS = 0
@@ -193,7 +194,7 @@ def test_a_ranked_room_says_what_happens_next_instead_of_waiting_for_an_owner(
         server_side(ranked.join_queue, player, "beginner", name)
     (code,) = server_side(ranked.form_groups, "beginner")
     server_side(race_end.end_race_by_staff, code)
-    page = page_for(chromium, asgi_server, players[1])
+    page = page_for(new_device, asgi_server, players[1])
     page.goto(f"{asgi_server.url}/rooms/{code}/")
     expect(page.locator("#results-waiting")).to_contain_text("join the queue again")
     expect(page.get_by_text("Waiting for the owner")).to_have_count(0)

@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from rooms import lobby, races, standings_feed
 from rooms.boards import deal_for
 from rooms.models import Entry
-from tests.rooms_helpers import Socket, close_all, db, room_with, seated
+from tests.rooms_helpers import Socket, close_all, db, first_plan_pair, room_with, seated
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -83,13 +83,13 @@ async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
     room, players, sockets = await seated("Ana", "Bo")
     ana, bo = sockets
     await go_race(sockets)
-    code = await db(lambda: Entry.objects.filter(seat__player=players[0]).get().code)()
-    i, j = deal_for(code).plan[0]
+    entry = await db(Entry.objects.get)(seat__player=players[0])
+    i, j = first_plan_pair(entry)
     ack = await ana.ask(type="move", tiles=[i, j], n=0)
     assert ack == {"type": "ack", "pairs_removed": 1, "status": "playing", "id": ack["id"]}
     standings = await bo.next("standings")
     row = next(r for r in standings["standings"] if r["nickname"] == "Ana")
-    assert row["progress"] == 2 * 100 // len(deal_for(code).faces)
+    assert row["progress"] == 2 * 100 // len(deal_for(entry.code).faces)
     await close_all(sockets)
 
 
@@ -122,11 +122,11 @@ async def test_while_another_process_holds_a_rooms_window_its_change_goes_out_a_
     room, players, sockets = await seated("Ana", "Bo")
     ana, bo = sockets
     await go_race(sockets)
-    code = await db(lambda: Entry.objects.filter(seat__player=players[0]).get().code)()
+    entry = await db(Entry.objects.get)(seat__player=players[0])
     loop = asyncio.get_running_loop()
     assert await standings_feed._take_window(room.code)  # as another web process would
     taken = loop.time()
-    i, j = deal_for(code).plan[0]
+    i, j = first_plan_pair(entry)
     assert (await ana.ask(type="move", tiles=[i, j], n=0))["type"] == "ack"
     standings = await bo.next("standings", timeout=3)
     assert loop.time() - taken >= 0.7  # not in the other's period, nor at once after it
@@ -242,14 +242,14 @@ async def test_a_reconnecting_player_gets_the_board_as_it_was():
     room, players, sockets = await seated("Ana", "Bo")
     ana, bo = sockets
     await go_race(sockets)
-    code = await db(lambda: Entry.objects.filter(seat__player=players[0]).get().code)()
-    i, j = deal_for(code).plan[0]
+    entry = await db(Entry.objects.get)(seat__player=players[0])
+    i, j = first_plan_pair(entry)
     await ana.ask(type="move", tiles=[i, j], n=0)
     await ana.close()
     again = Socket(room.code, players[0])
     snapshot = await again.open()
     alive = snapshot["entry"]["board"]["alive"]
-    assert i not in alive and j not in alive and len(alive) == len(deal_for(code).faces) - 2
+    assert i not in alive and j not in alive and len(alive) == len(deal_for(entry.code).faces) - 2
     assert all("face" in tile for tile in snapshot["entry"]["board"]["tiles"])
     await close_all([again, bo])
 
@@ -266,7 +266,8 @@ async def test_events_reach_every_socket_in_order_of_version():
 
 
 def test_actions_module_is_the_only_writer():
-    """The consumer module never saves models itself (DESIGN: one write path)."""
+    """The consumer module never saves models itself (docs/ARCHITECTURE.md §One write
+    path)."""
     import inspect
 
     from rooms import consumers

@@ -88,10 +88,9 @@ def short_waits(settings):
     settings.RACE_COUNTDOWN_SECONDS = 1
 
 
-def test_two_waiting_players_are_taken_to_their_ranked_race(asgi_server, chromium, short_waits):
-    pages = [chromium.new_context().new_page() for _ in range(2)]
+def test_two_waiting_players_are_taken_to_their_ranked_race(asgi_server, new_device, short_waits):
+    pages = [new_device() for _ in range(2)]
     for page, name in zip(pages, ("Ana", "Bo"), strict=True):
-        page.set_default_timeout(10_000)
         page.goto(f"{asgi_server.url}/ranked/")
         page.fill("#ranked-nickname", name)
         page.get_by_label("Beginner").check()
@@ -107,5 +106,3 @@ def test_two_waiting_players_are_taken_to_their_ranked_race(asgi_server, chromiu
         expect(page.locator("#ranked-note")).to_be_visible()
     room = Room.objects.get(code=code)
     assert room.ranked and room.seats.count() == 2
-    for page in pages:
-        page.context.close()

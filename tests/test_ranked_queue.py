@@ -1,5 +1,6 @@
 """The ranked quick-match: a queue per level grouped into races that start by themselves
-and are rated when they end (SPEC §6 "RANKED"), with an injected clock."""
+and are rated when they end (docs/RULES.md §Ranked play and ratings), with an injected
+clock."""
 
 import threading
 from datetime import timedelta
@@ -11,9 +12,8 @@ from django.utils import timezone
 from accounts.models import Player, Rating, RatingChange
 from rooms import lobby, race_end, races, ranked, sweeper
 from rooms.boards import deal_for
-from rooms.errors import RoomError
 from rooms.models import MAX_SEATS, QueueEntry, Race, Room, SiteDefaults
-from tests.rooms_helpers import room_with
+from tests.rooms_helpers import refused, room_with
 
 T0 = timezone.now()
 WAIT = timedelta(seconds=20)
@@ -23,13 +23,6 @@ SEED = 12345
 @pytest.fixture(autouse=True)
 def twenty_second_wait(settings):
     settings.RANKED_WAIT_SECONDS = 20
-
-
-def refused(code, call, *args, **kwargs):
-    with pytest.raises(RoomError) as caught:
-        call(*args, **kwargs)
-    assert caught.value.code == code, caught.value.message
-    return caught.value.message
 
 
 def waiting(*nicknames, level="beginner", at=T0):

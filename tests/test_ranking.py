@@ -1,4 +1,5 @@
-"""The final ranking and points of SPEC §6 against hand-made cases."""
+"""The final ranking and points of docs/RULES.md §Ranking and points against hand-made
+cases."""
 
 from fractions import Fraction as F
 

@@ -1,4 +1,5 @@
-"""SPEC §6 rating maths: pairwise Elo against hand-computed cases, and its invariants."""
+"""The rating maths of docs/RULES.md §Ranked play and ratings: pairwise Elo against
+hand-computed cases, and its invariants."""
 
 import pytest
 from hypothesis import given

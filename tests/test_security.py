@@ -16,7 +16,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from accounts.throttle import MAX_FAILURES_PER_ADDRESS
 from rooms.models import Room, SiteDefaults
-from tests.accounts_helpers import FAST_HASHERS, log_in, use_fresh_throttle
+from tests.accounts_helpers import FAST_HASHERS, log_in
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
@@ -148,11 +148,9 @@ def test_the_pages_run_under_the_policy_without_a_single_violation(asgi_server, 
 
 
 def test_behind_the_proxy_a_forged_forwarded_for_does_not_dodge_the_login_throttle(
-    settings, monkeypatch
+    settings, throttle
 ):
     settings.BEHIND_TLS_PROXY = True
-    settings.PASSWORD_HASHERS = FAST_HASHERS
-    use_fresh_throttle(monkeypatch)
     for n in range(MAX_FAILURES_PER_ADDRESS):  # many usernames, a new forged first entry each
         log_in(Client(), f"user{n}", "wrong", HTTP_X_FORWARDED_FOR=f"10.0.{n}.1, 203.0.113.7")
     response = log_in(Client(), "mei", "wrong", HTTP_X_FORWARDED_FOR="10.9.9.9, 203.0.113.7")

@@ -15,9 +15,9 @@ from django.db import connection
 from mahjong import rules
 from mahjong.engine import full_set
 from rooms import cpu, cpu_seats, errors, lobby, races
-from rooms.boards import deal_for, position_of
+from rooms.boards import position_of
 from rooms.models import Entry
-from tests.rooms_helpers import room_with
+from tests.rooms_helpers import first_plan_pair, room_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,10 +59,6 @@ def in_thread(work, done: dict) -> threading.Thread:
     return thread
 
 
-def first_pair(entry: Entry) -> list[int]:
-    return sorted(deal_for(entry.code).plan[0])
-
-
 def pair_played_while(work, player, code, entry: Entry, now, after: float):
     """`work` in another thread; `after` seconds in, `player` plays the first pair of
     their board here. When that pair was answered, and what `work` gave (see in_thread)."""
@@ -70,7 +66,7 @@ def pair_played_while(work, player, code, entry: Entry, now, after: float):
     thinking = in_thread(work, done)
     time.sleep(after)
     try:
-        races.play_pair(player, code, first_pair(entry), 0, now=now)
+        races.play_pair(player, code, first_plan_pair(entry), 0, now=now)
         return time.perf_counter(), done
     finally:
         thinking.join()

@@ -9,9 +9,8 @@ from django.utils import timezone
 
 from mahjong.celery import app
 from rooms import cpu_seats, lobby, races, sweeper
-from rooms.boards import deal_for
 from rooms.models import Entry, Move, Race
-from tests.rooms_helpers import room_with
+from tests.rooms_helpers import first_plan_pair, room_with
 
 CPU_LEVELS = ["relaxed", "steady", "sharp"]
 
@@ -99,7 +98,7 @@ def test_a_cpu_takes_an_away_seat_until_the_player_acts_again(transactional_db):
     assert done["taken_over"] == [bo_entry.pk]
     assert bo_entry.cpu_control
     assert sweeper.sweep(now=race.go_at + timedelta(seconds=32))["taken_over"] == []
-    pair = list(deal_for(bo_entry.code).plan[0])
+    pair = first_plan_pair(bo_entry)
     races.play_pair(bo, room.code, pair, 0, now=race.go_at + timedelta(seconds=33))
     assert not Entry.objects.get(pk=bo_entry.pk).cpu_control
 
@@ -108,7 +107,7 @@ def test_a_player_making_pairs_counts_as_seen_without_other_messages(transaction
     room, (ana,) = room_with("Ana")
     race = races.start_race(ana, room.code)
     entry = Entry.objects.get(race=race)
-    pair = list(deal_for(entry.code).plan[0])
+    pair = first_plan_pair(entry)
     races.play_pair(ana, room.code, pair, 0, now=race.go_at + timedelta(seconds=20))
     assert sweeper.sweep(now=race.go_at + timedelta(seconds=45))["taken_over"] == []
     assert sweeper.sweep(now=race.go_at + timedelta(seconds=51))["taken_over"] == [entry.pk]
