@@ -3,6 +3,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext as _
 
 from accounts import ratings
 
@@ -53,7 +54,7 @@ class Player(models.Model):
 
     @property
     def display_name(self) -> str:
-        return self.nickname or f"Player {self.pk}"
+        return self.nickname or _("Player %(n)d") % {"n": self.pk}
 
     @property
     def has_account(self) -> bool:

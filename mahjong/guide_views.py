@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.shortcuts import render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 from django.views.decorators.http import require_GET
 
 from mahjong.board_strings import strings as board_strings
@@ -60,12 +60,21 @@ class RuleRow:
         return MEANINGS[self.key]
 
 
-def on_off(value: bool) -> str:
-    return _("on") if value else _("off")
+# By rule: in Spanish "on" and "off" agree with the rule's noun (flores: activadas;
+# desventaja: activada).
+ON_OFF = {
+    "flowers": (pgettext_lazy("flowers", "on"), pgettext_lazy("flowers", "off")),
+    "handicap": (pgettext_lazy("handicap", "on"), pgettext_lazy("handicap", "off")),
+}
+
+
+def on_off(value: bool, rule: str) -> str:
+    on, off = ON_OFF[rule]
+    return str(on if value else off)
 
 
 def up_to(n: int) -> str:
-    return ngettext("up to %(n)d", "up to %(n)d", n) % {"n": n} if n else _("none")
+    return ngettext("up to %(n)d", "up to %(n)d", n) % {"n": n} if n else pgettext("count", "none")
 
 
 def labels(pairs) -> str:
@@ -101,13 +110,13 @@ def rule_rows(d: SiteDefaults) -> list[RuleRow]:
     return [
         RuleRow("players", _("Players"), _("1 to 20, by who joins"), _("1 to 20 seats")),
         RuleRow("level", _("Level"), Level(d.level).label, level_choices()),
-        RuleRow("flowers", _("Flowers and seasons"), on_off(d.flowers), _("on, off")),
+        RuleRow("flowers", _("Flowers and seasons"), on_off(d.flowers, "flowers"), _("on, off")),
         RuleRow("shuffles", _("Shuffles"), up_to(d.shuffles), zero_to_max()),
         RuleRow(
             "shuffle_penalty_seconds", _("Shuffle penalty"), penalty, labels(SHUFFLE_PENALTIES)
         ),
         RuleRow("hints", _("Hints"), up_to(d.hints), zero_to_max()),
-        RuleRow("handicap", _("Winner handicap"), on_off(d.handicap), _("on, off")),
+        RuleRow("handicap", _("Winner handicap"), on_off(d.handicap, "handicap"), _("on, off")),
         RuleRow("time_limit_minutes", _("Time limit"), time_limit, labels(TIME_LIMITS)),
         RuleRow("idle_limit_seconds", _("Idle limit"), idle, labels(IDLE_LIMITS)),
         *fixed_rows(),

@@ -29,6 +29,10 @@ assert LEVELS == ENGINE_LEVELS, "the engine's levels and their labels must agree
 
 # A race is closed this long after "go" whatever its time limit (docs/RULES.md §Races).
 CUT_OFF = timedelta(minutes=60)
+# Once every other human of a race is done, a human who has not acted on the board for
+# this long is treated as away: a CPU plays on, so one idle tab cannot hold the room
+# open until the cut-off (docs/RULES.md §Leaving).
+LAST_PLAYER_IDLE = timedelta(minutes=2)
 # How long the solver may think for a hint, in practice and in races alike.
 HINT_TIME_LIMIT_SECONDS = 1.0
 

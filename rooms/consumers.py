@@ -174,8 +174,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         except (ValueError, RecursionError):  # 4 KB of "[" nests deeper than json allows
             return await self.reply_error(None, "bad_message", _("the message is not valid JSON"))
         if not isinstance(content, dict) or not isinstance(content.get("type"), str):
+            request_id = content.get("id") if isinstance(content, dict) else None
             return await self.reply_error(
-                None, "bad_message", _("a message is an object with a type")
+                request_id, "bad_message", _("a message is an object with a type")
             )
         await self.handle(content)
 
@@ -185,6 +186,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if handler is None:
             message = _("unknown type %(type)r") % {"type": content["type"]}
             return await self.reply_error(request_id, "unknown_type", message)
+        if self.seat_id is None and content["type"] not in SEATLESS:
+            # A socket without a seat watches: its actions are refused alike, whatever
+            # they are (docs/PROTOCOL.md), before any of them reaches the database.
+            message = _("you have no seat in this room")
+            return await self.reply_error(request_id, "no_seat", message)
         try:
             if content["type"] != "move":  # a pair stores its own time: seen then too
                 await self.mark_seen()
@@ -283,6 +289,7 @@ def _ping(consumer, content):
     return {"type": "pong", "t": content.get("t"), "server_now": views_json.iso(timezone.now())}
 
 
+SEATLESS = {"snapshot", "ping"}  # what a socket without a seat may ask
 HANDLERS = {
     "snapshot": _snapshot_handler,
     "move": _move,

@@ -13,7 +13,7 @@ from django.db import transaction
 
 from infra.channels_send import group_send
 from rooms import views_json
-from rooms.models import Race, Room
+from rooms.models import Race, Room, Seat
 
 
 def group_name(room_code: str) -> str:
@@ -51,3 +51,9 @@ def publish_race_finished(room: Room, race: Race, version: int) -> None:
             "table": views_json.table_json(room),
         },
     )
+
+
+def publish_stand_in(room: Room, seat: Seat, on: bool, version: int) -> None:
+    """A CPU took an absent human's board (`on`), or the human took it back."""
+    event = {"type": "stand_in", "seat": seat.pk, "nickname": seat.nickname, "on": on}
+    publish(room, version, event)

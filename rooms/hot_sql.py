@@ -260,12 +260,15 @@ class StandingRow(HasStanding):
     pairs_removed: int
     tile_count: int
     finished_ms: int | None
+    cpu_control: bool
     seat: SeatName
 
 
 def standing_rows(race_id: int) -> list[StandingRow]:
     """The race's boards for the standings, in entry order."""
-    return [StandingRow(*row[:6], SeatName(*row[6:])) for row in _rows(_standings_sql(), [race_id])]
+    # A boolean reads as 0 or 1 on SQLite: the one conversion made here.
+    rows = _rows(_standings_sql(), [race_id])
+    return [StandingRow(*row[:6], bool(row[6]), SeatName(*row[7:])) for row in rows]
 
 
 def standing_rows_by_orm(race_id: int) -> list[Entry]:
@@ -274,8 +277,16 @@ def standing_rows_by_orm(race_id: int) -> list[Entry]:
 
 @_text
 def _standings_sql(vendor):
-    # Plain columns (no JSON, dates or booleans), so no conversions are needed to read them.
-    entry_columns = ("id", "seat_id", "status", "pairs_removed", "tile_count", "finished_ms")
+    # Plain columns (no JSON or dates), so only the boolean needs converting on SQLite.
+    entry_columns = (
+        "id",
+        "seat_id",
+        "status",
+        "pairs_removed",
+        "tile_count",
+        "finished_ms",
+        "cpu_control",
+    )
     return (
         f"SELECT {_columns(Entry, 'e', entry_columns)},"
         f" {_columns(Seat, 's', ('nickname', 'cpu_level', 'player_id'))}"

@@ -8,9 +8,10 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.models import NICKNAME_MAX_LENGTH, Player
-from mahjong.rules import LEVELS, Level
+from mahjong.rules import LAST_PLAYER_IDLE, LEVELS, Level
 from rooms import ranking
 
 __all__ = ["LEVELS", "Level"]  # re-exported: rooms' modules read the levels from here
@@ -25,9 +26,14 @@ class CpuLevel(models.TextChoices):
     SHARP = "sharp", _("Sharp")
 
 
-SHUFFLE_PENALTIES = [(0, _("none")), (5, "5 s"), (10, "10 s"), (30, "30 s")]
+SHUFFLE_PENALTIES = [
+    (0, pgettext_lazy("shuffle penalty", "none")),
+    (5, "5 s"),
+    (10, "10 s"),
+    (30, "30 s"),
+]
 TIME_LIMITS = [(m, f"{m} min") for m in (3, 5, 10, 15, 20, 30)]
-IDLE_LIMITS = [(0, _("none")), (30, "30 s"), (60, "60 s")]
+IDLE_LIMITS = [(0, pgettext_lazy("idle limit", "none")), (30, "30 s"), (60, "60 s")]
 RULE_FIELDS = (
     "level",
     "flowers",
@@ -216,9 +222,10 @@ class Entry(ranking.HasStanding, models.Model):
         """A CPU plays this board: a CPU seat, or a stand-in for an absent human."""
         return self.seat.is_cpu or self.cpu_control
 
-    def away_or_idle(self, now) -> bool:
-        """The human is gone: no socket seen for the grace, or no move for the room's
-        idle limit (docs/RULES.md §Leaving)."""
+    def away_or_idle(self, now, last_one_playing: bool = False) -> bool:
+        """The human is gone: no socket seen for the grace, no move for the room's idle
+        limit, or, being the last human still playing, none for LAST_PLAYER_IDLE
+        (docs/RULES.md §Leaving)."""
         if self.cpu_plays:
             return False
         go_at = self.race.go_at
@@ -227,8 +234,10 @@ class Entry(ranking.HasStanding, models.Model):
         # pairs: each pair's own time counts as seen (one write fewer per pair).
         seen = max(self.seat.last_seen_at or go_at, self.last_action_at or go_at)
         idle_limit = self.race.rules["idle_limit_seconds"]
-        last = self.last_action_at or go_at
-        return now - seen > grace or bool(idle_limit and now - last > timedelta(seconds=idle_limit))
+        idle = now - (self.last_action_at or go_at)
+        if last_one_playing and idle > LAST_PLAYER_IDLE:
+            return True
+        return now - seen > grace or bool(idle_limit and idle > timedelta(seconds=idle_limit))
 
     def stalled(self, now) -> bool:
         """The CPU's chain of steps has been silent too long (a worker died)."""

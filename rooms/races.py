@@ -152,6 +152,7 @@ def _hand_back(room: Room, entry: Entry, now: datetime) -> None:
     entry.cpu_control = False
     entry.last_action_at = now
     entry.save(update_fields=["cpu_control", "last_action_at"])
+    events.publish_stand_in(room, entry.seat, False, advance_version(room))
     standings_feed.changed(room.code)
 
 

@@ -118,4 +118,8 @@ def race_strings() -> dict:
         "results_title": _("Results of race {n}"),
         "points_line": _("{name}: {points} points"),
         "minutes": _("minutes"),
+        "stand_in": _("CPU standing in"),
+        "stand_in_on": _("{name} is away: a CPU plays for them"),
+        "stand_in_off": _("{name} is back"),
+        "you_stood_in": _("You were away: a CPU plays your board. Play a pair to take it back."),
     }

@@ -51,6 +51,8 @@ def entry_row(entry: Entry | hot_sql.StandingRow) -> dict:
         "seat": entry.seat_id,
         "nickname": entry.seat.nickname,
         "cpu": entry.seat.cpu_level or None,
+        # A CPU plays this human's board while they are away (docs/RULES.md §Leaving).
+        "stand_in": entry.cpu_control,
         "status": entry.status,
         "progress": entry.progress,
         "finished_ms": entry.finished_ms,

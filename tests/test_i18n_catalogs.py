@@ -19,16 +19,18 @@ def read_po(path: Path) -> list[dict]:
     """The entries of a .po file: flags, msgid, msgid_plural and every msgstr."""
     entries = []
     for block in path.read_text(encoding="utf-8").strip().split("\n\n"):
-        entry = {"flags": "", "msgid": None, "plural": None, "msgstr": {}}
+        entry = {"flags": "", "context": None, "msgid": None, "plural": None, "msgstr": {}}
         current = None
         for line in block.splitlines():
             if line.startswith("#,"):
                 entry["flags"] += line
-            match = re.match(r'(msgid_plural|msgid|msgstr(?:\[(\d+)\])?) (".*")$', line)
+            match = re.match(r'(msgctxt|msgid_plural|msgid|msgstr(?:\[(\d+)\])?) (".*")$', line)
             if match:
                 current = [ast.literal_eval(match.group(3))]
                 key = match.group(1)
-                if key == "msgid":
+                if key == "msgctxt":
+                    entry["context"] = current
+                elif key == "msgid":
                     entry["msgid"] = current
                 elif key == "msgid_plural":
                     entry["plural"] = current
@@ -38,6 +40,7 @@ def read_po(path: Path) -> list[dict]:
                 current.append(ast.literal_eval(line))
         if entry["msgid"] is not None:
             entry["msgid"] = "".join(entry["msgid"])
+            entry["context"] = "".join(entry["context"]) if entry["context"] else None
             entry["plural"] = "".join(entry["plural"]) if entry["plural"] else None
             entry["msgstr"] = {k: "".join(v) for k, v in entry["msgstr"].items()}
             entries.append(entry)
@@ -89,6 +92,9 @@ def test_the_compiled_catalog_matches_the_po_file(domain):
         if entry["plural"]:
             assert compiled.ngettext(entry["msgid"], entry["plural"], 1) == entry["msgstr"]["0"]
             assert compiled.ngettext(entry["msgid"], entry["plural"], 5) == entry["msgstr"]["2"]
+        elif entry["context"]:  # the same words, told apart by where they are used
+            found = compiled.pgettext(entry["context"], entry["msgid"])
+            assert found == entry["msgstr"]["0"], (entry["context"], entry["msgid"])
         else:
             assert compiled.gettext(entry["msgid"]) == entry["msgstr"]["0"], entry["msgid"]
 

@@ -207,8 +207,10 @@ async def test_a_player_without_a_seat_cannot_act():
     room, players = await db(room_with)("Ana")
     stranger = Socket(room.code)
     await stranger.open()
-    assert (await stranger.ask(type="start"))["code"] == "not_owner"
-    assert (await stranger.ask(type="give_up"))["code"] == "no_seat"
+    # Every action of a socket without a seat is refused alike (docs/PROTOCOL.md).
+    for kind in ("start", "rules", "add_cpu", "remove_seat", "move", "hint", "give_up"):
+        answer = await stranger.ask(type=kind)
+        assert (answer["type"], answer["code"]) == ("error", "no_seat"), kind
     await stranger.close()
 
 
@@ -337,3 +339,13 @@ async def test_a_shuffle_is_refused_unless_blocked_and_then_deals_a_new_board():
     assert shuffled["type"] == "shuffled" and shuffled["shuffles_left"] == 2
     assert all("face" in tile for tile in shuffled["board"]["tiles"])
     await ana.close()
+
+
+async def test_an_error_repeats_the_id_whenever_the_message_could_be_read():
+    room, players, (ana,) = await seated("Ana")
+    await ana.raw(json.dumps({"id": 7, "type": 3}))
+    assert (await ana.next("error"))["id"] == 7  # an object without a string type
+    await ana.raw("not json")
+    unreadable = await ana.next("error")
+    assert (unreadable["id"], unreadable["code"]) == (None, "bad_message")
+    await close_all([ana])

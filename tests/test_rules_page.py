@@ -50,7 +50,10 @@ def test_the_choices_come_from_the_room_rules(client):
     assert "3 min, 5 min, 10 min, 15 min, 20 min, 30 min" in rule_row(client, "time_limit_minutes")
     assert "Beginner (34 tiles)" in rule_row(client, "level")
     assert "Principiante (34 fichas)" in rule_row(client, "level", "es")
-    assert "ninguna, 30 s, 60 s" in rule_row(client, "idle_limit_seconds", "es")
+    # Spanish words agree with each rule's noun: el límite, ninguno; la penalización, ninguna.
+    assert "ninguno, 30 s, 60 s" in rule_row(client, "idle_limit_seconds", "es")
+    assert "ninguna, 5 s, 10 s, 30 s" in rule_row(client, "shuffle_penalty_seconds", "es")
+    assert default_cell(client, "handicap", "es") == "desactivada"
 
 
 @pytest.mark.parametrize(

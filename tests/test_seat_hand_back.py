@@ -137,3 +137,38 @@ def test_a_player_who_acts_between_the_sweep_reading_and_claiming_keeps_the_seat
     races.play_pair(bo, room.code, a_pair_for(read), 0, now=later)  # ...then Bo plays
     assert sweeper._claim_takeover(read, later) is False
     assert not Entry.objects.get(pk=read.pk).cpu_control
+
+
+async def test_everyone_is_told_when_a_cpu_stands_in_and_when_the_player_is_back(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    settings.STANDINGS_FEED_MS = 50
+
+    def start():
+        room, (ana, bo) = room_with("Ana", "Bo")
+        race = races.start_race(ana, room.code, seed=11)
+        return room, ana, bo, race, room.seats.get(player=ana).pk
+
+    room, ana, bo, race, ana_seat = await sync_to_async(start)()
+    watcher = Socket(room.code, ana)
+    await watcher.open()
+    later = race.go_at + timedelta(seconds=31)
+    await sync_to_async(lobby.seat_seen)(ana_seat, now=later)
+    done = await sync_to_async(sweeper.sweep)(now=later)
+    assert len(done["taken_over"]) == 1
+    stood_in, shown = None, None
+    while stood_in is None or shown is None:  # the event and the paced standings, any order
+        message = await watcher.next("stand_in", "standings")
+        if message["type"] == "stand_in":
+            stood_in = message
+        else:
+            shown = {row["nickname"]: row["stand_in"] for row in message["standings"]}
+            shown = shown if shown["Bo"] else None
+    assert (stood_in["nickname"], stood_in["on"]) == ("Bo", True)
+    assert shown == {"Ana": False, "Bo": True}
+    back = Socket(room.code, bo)
+    await back.open()
+    returned = await watcher.next("stand_in")
+    assert (returned["nickname"], returned["on"]) == ("Bo", False)
+    assert returned["v"] == stood_in["v"] + 1  # versioned events, in order
+    await back.close()
+    await watcher.close()

@@ -132,3 +132,25 @@ def test_a_duplicate_cpu_step_does_nothing(transactional_db):
     assert first.pairs_removed == 1
     assert cpu_seats.cpu_act(None, room.code, seat, 1, now=now) is None
     assert Entry.objects.get(pk=first.pk).pairs_removed == 1
+
+
+def test_the_last_human_still_playing_who_stays_idle_is_played_by_a_cpu(transactional_db):
+    # One idle tab no longer holds the room open until the cut-off (docs/RULES.md §Leaving).
+    room, (ana, bo) = room_with("Ana", "Bo")
+    race = races.start_race(ana, room.code)
+    races.give_up(ana, room.code, now=race.go_at + timedelta(seconds=10))
+    bo_entry = Entry.objects.get(race=race, seat__player=bo)
+    bo_seat = bo_entry.seat_id
+    for seconds in (25, 50, 75, 100, 119):  # Bo's page is open: seen, but no move
+        lobby.seat_seen(bo_seat, now=race.go_at + timedelta(seconds=seconds))
+        assert sweeper.sweep(now=race.go_at + timedelta(seconds=seconds))["taken_over"] == []
+    lobby.seat_seen(bo_seat, now=race.go_at + timedelta(seconds=121))
+    assert sweeper.sweep(now=race.go_at + timedelta(seconds=121))["taken_over"] == [bo_entry.pk]
+
+
+def test_an_idle_human_is_left_alone_while_another_human_still_plays(transactional_db):
+    room, (ana, bo) = room_with("Ana", "Bo")
+    race = races.start_race(ana, room.code)
+    for seat in room.seats.all():
+        lobby.seat_seen(seat.pk, now=race.go_at + timedelta(seconds=150))
+    assert sweeper.sweep(now=race.go_at + timedelta(seconds=150))["taken_over"] == []

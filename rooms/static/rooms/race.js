@@ -103,6 +103,11 @@
       if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
       if (m.status && m.status !== "playing") { myStatus = m.status; render(); }
     },
+    stand_in: (m) => {
+      // A CPU took an away player's board, or the player is back (docs/PROTOCOL.md).
+      if (m.seat === snap.you) say(m.on ? T.you_stood_in : "");
+      else say((m.on ? T.stand_in_on : T.stand_in_off).replace("{name}", m.nickname));
+    },
     hint: (m) => board.highlight(m.pair),
     shuffled: (m) => {
       board.setFaces(m.board.tiles, m.board.alive);
@@ -300,6 +305,9 @@
     say("");
   }
 
+  // "Bo (CPU standing in)" while a CPU plays an away player's board.
+  const shownName = (row) => (row.stand_in ? `${row.nickname} (${T.stand_in})` : row.nickname);
+
   function standingLabel(row) {
     if (row.status === "playing") return `${row.progress}%`;
     if (row.status === "finished") return fmt(row.finished_ms);
@@ -310,7 +318,7 @@
     const rows = snap.standings || [];
     $("leaders").replaceChildren(...rows.slice(0, 3).map((row) => {
       const item = document.createElement("li");
-      item.textContent = `${row.nickname} ${standingLabel(row)}`;
+      item.textContent = `${shownName(row)} ${standingLabel(row)}`;
       if (row.seat === snap.you) item.classList.add("me");
       return item;
     }));
@@ -331,7 +339,7 @@
       if (row.seat === snap.you) item.classList.add("me");
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = `${ordinal(k + 1)} ${row.nickname}`;
+      name.textContent = `${ordinal(k + 1)} ${shownName(row)}`;
       const bar = document.createElement("progress");
       bar.max = 100;
       bar.value = row.progress;
