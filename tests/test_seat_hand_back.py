@@ -151,6 +151,7 @@ async def test_everyone_is_told_when_a_cpu_stands_in_and_when_the_player_is_back
     room, ana, bo, race, ana_seat = await sync_to_async(start)()
     watcher = Socket(room.code, ana)
     await watcher.open()
+    await watcher.ask(type="ping", t=0)  # the socket's own "seen" on connect is written
     later = race.go_at + timedelta(seconds=31)
     await sync_to_async(lobby.seat_seen)(ana_seat, now=later)
     done = await sync_to_async(sweeper.sweep)(now=later)
