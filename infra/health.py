@@ -22,8 +22,7 @@ TIMEOUT_SECONDS = 1.0
 
 def check_database() -> None:
     """The database answers: Django's own round trip (no SQL of ours outside
-    rooms/hot_sql.py). A dead kept connection is dropped and opened afresh."""
-    connection.close_if_unusable_or_obsolete()
+    rooms/hot_sql.py)."""
     connection.ensure_connection()
     if not connection.is_usable():
         raise ConnectionError("the database does not answer")
