@@ -93,6 +93,8 @@ def test_the_countdown_claims_no_game_state_and_controls_wait_for_go(
     assert (lighter + 0.05) / (darker + 0.05) >= 4.5
     box = countdown.bounding_box()
     assert box["width"] >= 120  # big
+    # The board came while the lobby showed: it is measured once it is shown, not tiny.
+    assert page.locator(".tile").first.bounding_box()["width"] >= 40
     expect(countdown).to_have_text("Go!", timeout=4000)
     expect(page.get_by_role("button", name="Hint")).to_be_enabled()
     expect(page.get_by_role("button", name="Give up")).to_be_enabled()

@@ -153,7 +153,10 @@
     showLobby();
     $("lobby").hidden = phase !== "lobby";
     document.querySelector(".share").hidden = phase !== "lobby";
-    $("play-area").hidden = !["countdown", "playing", "done"].includes(phase);
+    const boardShown = ["countdown", "playing", "done"].includes(phase);
+    const wasHidden = $("play-area").hidden;
+    $("play-area").hidden = !boardShown;
+    if (boardShown && wasHidden) board.fit(); // a hidden board measured nothing
     $("results").hidden = phase !== "results";
     const acting = phase === "playing" && seated;
     for (const id of ["hint", "shuffle", "give-up"]) {
@@ -399,7 +402,9 @@
       if (text !== undefined) el.textContent = text;
       return el;
     };
-    const left = 36, right = 470, top = 14, bottom = 206;
+    // Drawn at the width it is shown (a phone's is ~370 px), so its text stays readable.
+    const width = Math.round(Math.max(340, Math.min(600, svg.getBoundingClientRect().width || 600)));
+    const left = 36, right = width - 130, top = 14, bottom = 206;
     const end = Math.max(60000, ...results.flatMap((r) => r.timeline.map((p) => p[0])));
     const x = (ms) => left + ((right - left) * ms) / end;
     const y = (pct) => bottom - ((bottom - top) * pct) / 100;
@@ -438,7 +443,7 @@
       parts.push(text);
     }
     const height = Math.max(240, last + 10);
-    svg.setAttribute("viewBox", `0 0 600 ${Math.ceil(height)}`);
+    svg.setAttribute("viewBox", `0 0 ${width} ${Math.ceil(height)}`);
     svg.replaceChildren(...parts);
   }
 
