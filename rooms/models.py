@@ -109,6 +109,11 @@ class Room(Rules):
     # Formed by the ranked queue (rooms/ranked.py): fixed rules, humans only, no owner
     # actions, the race starts by itself and is rated when it ends.
     ranked = models.BooleanField(default=False)
+    # Listed on /rooms/ for anyone to join while in its lobby; private (link only) by default.
+    public = models.BooleanField(default=False)
+    # When the owner offered another game after a race: the rematch's ready check runs
+    # from then (docs/RULES.md §Races); None when no offer is open.
+    offer_at = models.DateTimeField(null=True, blank=True)
 
     def __str__(self):
         return self.code
@@ -130,6 +135,8 @@ class Seat(models.Model):
     # away and a CPU plays it (docs/RULES.md §Leaving). A timestamp survives a crash.
     last_seen_at = models.DateTimeField(null=True, blank=True)
     win_streak = models.PositiveSmallIntegerField(default=0)  # for the winner handicap
+    # The number of the next race this seat's player said "Ready" for (a rematch).
+    ready_for = models.PositiveIntegerField(default=0)
 
     class Meta:
         constraints = [
