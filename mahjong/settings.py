@@ -140,6 +140,9 @@ CHANNEL_LAYERS = {
 
 # --- Races ----------------------------------------------------------------------------
 RACE_COUNTDOWN_SECONDS = 3  # the 3-2-1 before "go" (tests shorten it)
+# After "Another game" is offered, the owner may start without those not yet Ready after
+# this long: they sit the race out (rooms/rematch.py; tests shorten it).
+REMATCH_READY_SECONDS = 30
 DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (docs/RULES.md §Leaving)
 CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper

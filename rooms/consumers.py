@@ -22,7 +22,7 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import player_from_scope
 from infra import language
-from rooms import errors, events, lobby, races, views_json
+from rooms import errors, events, lobby, races, rematch, views_json, watchers
 from rooms.boards import board_json
 from rooms.models import Race, Room, room_code
 from rooms.socket_db import in_db_thread
@@ -111,10 +111,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await in_db_thread(races.take_seat_back)(self.player, seat.pk, self.code)
         await self.send_snapshot()
         await self.mark_seen()
+        await self.count_watchers()
+
+    async def count_watchers(self):
+        """A socket without a seat watches: everyone hears the new count; a seated one is
+        only told the count."""
+        self.watching, self.watch_renewed = self.seat_id is None, time.monotonic()
+        if self.watching:
+            await watchers.announce(self.code, await watchers.watch(self.code, self.channel_name))
+            return
+        count = await watchers.count(self.code)
+        if count is not None:
+            await self.send(text_data=watchers.message(count)["text"])
 
     async def disconnect(self, code):
         if getattr(self, "go_task", None):
             self.go_task.cancel()
+        if getattr(self, "watching", False):
+            await watchers.announce(self.code, await watchers.leave(self.code, self.channel_name))
         if hasattr(self, "bucket"):
             await self.channel_layer.group_discard(events.group_name(self.code), self.channel_name)
 
@@ -145,6 +159,11 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if kind == "lobby" and self.player is not None:
             # Joining happens over HTTP; a new seat for this player shows up here.
             self.seat_id = await self.find_seat() or self.seat_id
+            if self.seat_id and self.watching:  # a watcher who joined plays: one fewer
+                self.watching = False
+                await watchers.announce(
+                    self.code, await watchers.leave(self.code, self.channel_name)
+                )
         await self.send(text_data=message["text"])  # encoded once by the publisher
         if kind == "race_started" and self.seat_id:
             await self.send_snapshot()
@@ -182,6 +201,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     async def handle(self, content):
         request_id = content.get("id")
+        if self.watching and time.monotonic() - self.watch_renewed > SEEN_EVERY_SECONDS:
+            self.watch_renewed = time.monotonic()
+            await watchers.watch(self.code, self.channel_name)  # the lease, renewed
         handler = HANDLERS.get(content["type"])
         if handler is None:
             message = _("unknown type %(type)r") % {"type": content["type"]}
@@ -285,8 +307,23 @@ def _remove_seat(consumer, content):
     return {"type": "ack"}
 
 
+def _public(consumer, content):
+    lobby.set_public(consumer.player, consumer.code, content.get("public"))
+    return {"type": "ack"}
+
+
 def _ping(consumer, content):
     return {"type": "pong", "t": content.get("t"), "server_now": views_json.iso(timezone.now())}
+
+
+def _offer(consumer, content):
+    rematch.offer_rematch(consumer.player, consumer.code)
+    return {"type": "ack"}
+
+
+def _ready(consumer, content):
+    rematch.say_ready(consumer.player, consumer.code)
+    return {"type": "ack"}
 
 
 SEATLESS = {"snapshot", "ping"}  # what a socket without a seat may ask
@@ -300,5 +337,8 @@ HANDLERS = {
     "rules": _rules,
     "add_cpu": _add_cpu,
     "remove_seat": _remove_seat,
+    "public": _public,
+    "offer": _offer,
+    "ready": _ready,
     "ping": _ping,
 }

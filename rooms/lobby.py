@@ -91,7 +91,9 @@ def join_room(player: Player, code: str, nickname) -> Seat:
     if room.seats.count() >= MAX_SEATS:
         raise RoomError(_("this room is full (%(n)d seats)") % {"n": MAX_SEATS}, "room_full")
     accounts_actions.set_nickname(player, nickname)
-    seat = Seat.objects.create(room=room, player=player, nickname=nickname)
+    # Joining says "Ready" for the room's next race (rooms/rematch.py).
+    next_number = room.races.count() + 1
+    seat = Seat.objects.create(room=room, player=player, nickname=nickname, ready_for=next_number)
     lobby_changed(room)
     return seat
 
@@ -138,6 +140,21 @@ def _rule_value(room: Room, name: str, value):
         message = f"{field.verbose_name}: {' '.join(error.messages)}"
         raise RoomError(message, "bad_rules") from None
     return value
+
+
+@transaction.atomic
+def set_public(player: Player, code: str, public) -> Room:
+    """The owner lists the room on /rooms/ for anyone to join (`public`), or takes it off
+    the list: private, reached by its link only (docs/RULES.md §Races)."""
+    room = locked_room(code)
+    owner_only(room, player)
+    if not isinstance(public, bool):
+        raise RoomError(_("send public as true or false"), "bad_message")
+    if room.public != public:
+        room.public = public
+        room.save(update_fields=["public"])
+    lobby_changed(room)
+    return room
 
 
 @transaction.atomic

@@ -27,7 +27,7 @@ from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
 from mahjong.rules import CUT_OFF, HINT_TIME_LIMIT_SECONDS, LEVELS
-from rooms import cpu_steps, events, hot_sql, pools, race_end, standings_feed
+from rooms import cpu_steps, events, hot_sql, pools, race_end, rematch, standings_feed
 from rooms.boards import deal_for, position_of, store_position
 from rooms.errors import RaceOver, RoomError, whole_number
 from rooms.lobby import advance_version, locked_room, no_race_running, owner_only
@@ -76,7 +76,7 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
     if not (room.ranked and player is None):
         owner_only(room, player)
     no_race_running(room)
-    seats = list(room.seats.all())
+    seats = rematch.racers(room, list(room.seats.all()), now)  # a rematch's ready check
     go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     race = Race.objects.create(
         room=room,
@@ -93,6 +93,9 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
         if level not in codes:
             codes[level] = _deal_code(level, room.flowers, seed)
         _new_entry(race, seat, level, codes[level])
+    if room.offer_at is not None:
+        room.offer_at = None
+        room.save(update_fields=["offer_at"])
     events.publish_race_started(room, race, advance_version(room))
     cpu_steps.start_chains(race, seats)
     return race

@@ -10,6 +10,7 @@ pass claims the waiting rows with SELECT ... FOR UPDATE SKIP LOCKED and deletes 
 the transaction that seats them, so two passes never put one player in two races.
 """
 
+import math
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -98,11 +99,19 @@ def status(player: Player, now=None) -> dict:
     now = now or timezone.now()
     waiting = QueueEntry.objects.filter(player=player).first()
     if waiting is not None:
+        line = QueueEntry.objects.filter(level=waiting.level).order_by("joined_at", "pk")
+        players = line.count()
+        # With two or more, the race starts RANKED_WAIT_SECONDS after the oldest joined.
+        starts_in = None
+        if players >= MIN_PLAYERS:
+            due = line.first().joined_at + _wait()
+            starts_in = max(0, math.ceil((due - now).total_seconds()))
         return {
             "waiting": True,
             "level": waiting.level,
-            "players": QueueEntry.objects.filter(level=waiting.level).count(),
+            "players": players,
             "waited_seconds": int((now - waiting.joined_at).total_seconds()),
+            "starts_in": starts_in,
         }
     seat = _running_ranked_seat(player)
     return {"waiting": False, "room": seat.room.code if seat else None}

@@ -1,9 +1,10 @@
 """Room pages: create, join by link or code, and the room itself (lobby, race, results)."""
 
-from django.http import Http404
+from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player, player_for_request
 from mahjong.board_strings import strings as board_strings
@@ -17,12 +18,24 @@ from rooms.models import (
     Room,
     room_code,
 )
+from rooms.open_rooms import open_rooms
 
 
 def rooms_home(request, error=None, status=200):
     player = player_for_request(request)
-    context = {"nickname": player.nickname if player else "", "error": error}
+    context = {
+        "nickname": player.nickname if player else "",
+        "error": error,
+        "open_rooms": open_rooms(),  # also drawn without JavaScript; open_rooms.js refreshes it
+    }
     return render(request, "rooms/home.html", context, status=status)
+
+
+@require_GET
+@never_cache
+def open_rooms_json(request):
+    """The open rooms of /rooms/, polled by its page (rooms/static/rooms/open_rooms.js)."""
+    return JsonResponse({"rooms": open_rooms()})
 
 
 @require_POST
@@ -119,6 +132,19 @@ def race_strings() -> dict:
         "points_line": _("{name}: {points} points"),
         "minutes": _("minutes"),
         "stand_in": _("CPU standing in"),
+        "another": _("Another game"),
+        "start_next": _("Start the next race"),
+        "ready_yes": _("ready"),
+        "ready_no": _("not ready yet"),
+        "offer_note_owner": _(
+            "Start when everyone is ready, or in {s} s without those who are not."
+        ),
+        "offer_note_owner_now": _("You may start now: those not ready sit this race out."),
+        "offer_note": _("Say Ready to race again; the owner starts the next race."),
+        "offer_note_ready": _("You are ready: the owner starts the next race."),
+        "sitting_out": _("You sit this race out: you are watching it."),
+        "watching_one": _("1 watching"),
+        "watching": _("{n} watching"),
         "stand_in_on": _("{name} is away: a CPU plays for them"),
         "stand_in_off": _("{name} is back"),
         "you_stood_in": _("You were away: a CPU plays your board. Play a pair to take it back."),

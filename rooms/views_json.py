@@ -1,5 +1,6 @@
 """The JSON shapes of rooms, races, standings and results (events and snapshots)."""
 
+from django.conf import settings
 from django.db.models import Sum
 from django.utils import timezone
 
@@ -14,18 +15,29 @@ def iso(moment) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def seat_json(seat: Seat) -> dict:
-    return {"id": seat.pk, "nickname": seat.nickname, "cpu": seat.cpu_level or None}
+def seat_json(seat: Seat, next_number: int) -> dict:
+    return {
+        "id": seat.pk,
+        "nickname": seat.nickname,
+        "cpu": seat.cpu_level or None,
+        # Said "Ready" for the room's next race (a rematch's ready check; CPUs always are).
+        "ready": seat.is_cpu or seat.ready_for >= next_number,
+    }
 
 
 def room_json(room: Room) -> dict:
+    next_number = room.races.count() + 1
     return {
         "code": room.code,
         # A ranked room has no owner's tools: nobody's page shows them.
         "owner_seat": None if room.ranked else _owner_seat_id(room),
         "ranked": room.ranked,
+        "public": room.public,  # listed on /rooms/ while in its lobby
         "rules": room.rules(),
-        "seats": [seat_json(seat) for seat in room.seats.all()],
+        "seats": [seat_json(seat, next_number) for seat in room.seats.all()],
+        "next_race": next_number,
+        "offer_at": iso(room.offer_at),
+        "ready_seconds": settings.REMATCH_READY_SECONDS,
     }
 
 

@@ -10,7 +10,7 @@ from django.apps import apps
 from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from mahjong.asgi import application
-from rooms import lobby
+from rooms import lobby, rematch
 from rooms.boards import deal_for
 from rooms.errors import RoomError
 from rooms.models import Entry
@@ -135,3 +135,11 @@ async def seated(*nicknames, cpus=()):
 async def close_all(sockets):
     for socket in sockets:
         await socket.close()
+
+
+def everyone_ready(owner, code, now=None):
+    """After a race: the owner offers another game and every seated human says Ready
+    (rooms/rematch.py), so the next start_race gives every seat a board."""
+    room = rematch.offer_rematch(owner, code, now=now)
+    for seat in room.seats.exclude(player=None).select_related("player"):
+        rematch.say_ready(seat.player, code)

@@ -12,7 +12,7 @@ from accounts.models import Player
 from rooms import hot_sql, lobby, race_end, races, views_json
 from rooms.boards import deal_for, position_of, store_position
 from rooms.models import Entry, Move, PooledDeal, Race, Room
-from tests.rooms_helpers import first_plan_pair, room_with
+from tests.rooms_helpers import everyone_ready, first_plan_pair, room_with
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now()
@@ -203,6 +203,7 @@ def test_the_feed_reads_the_rooms_version_and_its_latest_race_as_its_orm_twin_do
     first, _ = _start(room, owner)
     assert both_read_alike() == (Room.objects.get(pk=room.pk).version, _fields(first))
     race_end.end_race_by_staff(room.code, now=T0)
+    everyone_ready(owner, room.code, now=T0)
     second = races.start_race(owner, room.code, now=T0, seed=4)
     version, race = both_read_alike()
     assert version == Room.objects.get(pk=room.pk).version

@@ -12,7 +12,7 @@ from rooms import lobby, race_end, races
 from rooms.boards import deal_for, position_of
 from rooms.models import Entry, Move, Race, SiteDefaults
 from tests.practice_helpers import moves_to_a_dead_end
-from tests.rooms_helpers import first_plan_pair, refusal, refused, room_with
+from tests.rooms_helpers import everyone_ready, first_plan_pair, refusal, refused, room_with
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now()
@@ -195,6 +195,7 @@ def test_the_winner_gets_a_harder_deal_next_time_with_the_handicap():
     races.give_up(guest, room.code, now=now)
     for n, pair in enumerate(deal_for(entry_of(race, owner).code).plan):
         races.play_pair(owner, room.code, list(pair), n, now=now)
+    everyone_ready(owner, room.code, now=now)
     second, _ = started(room, owner, at=now + timedelta(minutes=1))
     assert entry_of(second, owner).level == "easy"
     assert entry_of(second, guest).level == "beginner"

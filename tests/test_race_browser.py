@@ -76,7 +76,7 @@ def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_ser
     expect(bo.get_by_role("button", name="Another game")).to_be_hidden()
 
 
-def test_another_game_starts_the_next_race_with_the_same_seats(asgi_server, new_device):
+def test_another_game_starts_once_every_player_says_ready(asgi_server, new_device):
     ana, bo = (new_device(**PLAYER) for _ in range(2))
     ana.goto(f"{asgi_server.url}/rooms/")
     ana.fill("#create-nickname", "Ana")
@@ -91,7 +91,13 @@ def test_another_game_starts_the_next_race_with_the_same_seats(asgi_server, new_
         expect(page.locator(".tile[data-face]").first).to_be_visible()
         page.get_by_role("button", name="Give up").click()
     expect(ana.locator("#results")).to_be_visible()
-    ana.get_by_role("button", name="Another game").click()
+    ana.get_by_role("button", name="Another game").click()  # an offer: the ready check
+    expect(bo.locator("#ready-list")).to_contain_text("Bo: not ready yet")
+    start_next = ana.get_by_role("button", name="Start the next race")
+    expect(start_next).to_be_disabled()  # Bo has 30 s to say Ready
+    bo.get_by_role("button", name="Ready").click()
+    expect(ana.locator("#ready-list")).to_contain_text("Bo: ready")
+    start_next.click()
     for page in (ana, bo):
         expect(page.locator("#results")).to_be_hidden()
         expect(page.locator(".tile[data-face]").first).to_be_visible()

@@ -14,7 +14,7 @@ from rooms import lobby, races, ranked
 from rooms.boards import deal_for
 from rooms.models import QueueEntry, Seat
 from tests.accounts_helpers import make_account
-from tests.rooms_helpers import room_with
+from tests.rooms_helpers import everyone_ready, room_with
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now()
@@ -42,6 +42,7 @@ def two_races():
     finish(first, ana, 60)
     finish(first, bo, 70)
     finish(first, cy, 660)
+    everyone_ready(ana, room.code, now=T0 + timedelta(minutes=19))
     second = races.start_race(ana, room.code, now=T0 + timedelta(minutes=20))
     finish(second, ana, 50)
     give_up(second, bo)

@@ -4,47 +4,18 @@ their own that fits a phone, visitors without controls, marks a screen reader re
 
 Set SCREENS_DIR to keep a screenshot of each screen (desktop and phone) for a look."""
 
-import os
 import time
-from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from rooms import lobby, race_end, races, ranked
 from rooms.boards import deal_for
 from rooms.models import Entry
+from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
 from tests.rooms_helpers import room_with
-
-DESKTOP = {"width": 1280, "height": 800}
-PHONE = {"width": 390, "height": 844}
-
-
-def page_for(new_device, server, player: Player | None, viewport=DESKTOP, lang="en"):
-    """A browser window of its own, on `player`'s device (None: a visitor)."""
-    page = new_device(viewport=viewport, locale=lang, accept_dialogs=True)
-    if player is not None:
-        value = signed_token(player.device_token)
-        page.context.add_cookies([{"name": COOKIE_NAME, "value": value, "url": server.url}])
-    return page
-
-
-def server_side(action, *args, **kwargs):
-    """Run a write as the server would, off this thread: Playwright's event loop runs
-    here, and the write's events are sent after commit from a thread without one."""
-    with ThreadPoolExecutor(1) as thread:
-        return thread.submit(action, *args, **kwargs).result()
-
-
-def shoot(page, name: str) -> None:
-    folder = os.environ.get("SCREENS_DIR")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{folder}/{name}.png", full_page=True)
 
 
 def click_pair(page, entry: Entry, pair) -> None:
@@ -200,3 +171,29 @@ def test_a_ranked_room_says_what_happens_next_instead_of_waiting_for_an_owner(
     page.goto(f"{asgi_server.url}/rooms/{code}/")
     expect(page.locator("#results-waiting")).to_contain_text("join the queue again")
     expect(page.get_by_text("Waiting for the owner")).to_have_count(0)
+
+
+def test_a_player_who_does_not_say_ready_sits_the_rematch_out_and_watches(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    settings.REMATCH_READY_SECONDS = 1
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    server_side(races.start_race, ana, room.code, seed=2)
+    for player in (ana, bo):
+        server_side(races.give_up, player, room.code)
+    owner = page_for(new_device, asgi_server, ana, PHONE)
+    guest = page_for(new_device, asgi_server, bo)
+    for page in (owner, guest):
+        page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+        expect(page.locator("#results")).to_be_visible()
+    owner.get_by_role("button", name="Another game").click()
+    expect(guest.get_by_role("button", name="Ready")).to_be_visible()
+    shoot(owner, "ready-check-390")
+    owner.get_by_role("button", name="Start the next race").click(timeout=5000)  # after 1 s
+    expect(owner.locator(".tile[data-face]").first).to_be_visible()
+    expect(guest.locator("#play-area")).to_be_visible()
+    expect(guest.locator("#message")).to_have_text("You sit this race out: you are watching it.")
+    for name in ("Hint", "Shuffle", "Give up"):
+        expect(guest.get_by_role("button", name=name)).to_be_hidden()
+    assert server_side(lambda: Entry.objects.filter(race__number=2).count()) == 1

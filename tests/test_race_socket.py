@@ -349,3 +349,42 @@ async def test_an_error_repeats_the_id_whenever_the_message_could_be_read():
     unreadable = await ana.next("error")
     assert (unreadable["id"], unreadable["code"]) == (None, "bad_message")
     await close_all([ana])
+
+
+async def test_a_spectator_receives_no_face_before_during_or_after_go(settings):
+    # Everyone races the same deal: a face seen by a watcher is a plan handed out.
+    settings.RACE_COUNTDOWN_SECONDS = 0.3
+    room, players, (ana, bo) = await seated("Ana", "Bo")
+    watcher = Socket(room.code)  # no cookie: a visitor with no seat
+    await watcher.open()
+    await ana.ask(type="start")
+    board = (await ana.next("go"))["board"]
+    entry = await db(lambda: Entry.objects.get(seat__player=players[0]))()
+    await ana.ask(type="move", tiles=first_plan_pair(entry), n=0)
+    await watcher.ask(type="snapshot")
+    await asyncio.sleep(0.8)  # the paced standings go out too
+    await watcher.ask(type="ping", t=0)
+    faces = {tile["face"] for tile in board["tiles"]}
+    for message in watcher.seen:
+        text = json.dumps(message)
+        assert '"face"' not in text and '"faces"' not in text, message["type"]
+        assert message["type"] != "go"
+    assert {m["type"] for m in watcher.seen} >= {"snapshot", "race_started", "standings"}
+    assert faces  # the players' boards had faces all along
+    await close_all([ana, bo, watcher])
+
+
+async def test_the_room_counts_who_watches_and_a_second_tab_of_a_player_is_not_a_watcher():
+    room, players, (ana,) = await seated("Ana")
+    assert (await ana.next("watchers"))["count"] == 0  # told on connect
+    first, second = Socket(room.code), Socket(room.code)  # two visitors with no seat
+    await first.open()
+    assert (await ana.next("watchers"))["count"] == 1
+    await second.open()
+    assert (await ana.next("watchers"))["count"] == 2
+    again = Socket(room.code, players[0])  # Ana's second tab: still Ana
+    await again.open()
+    assert (await again.next("watchers"))["count"] == 2  # told the count, not counted
+    await first.close()
+    assert (await ana.next("watchers"))["count"] == 1
+    await close_all([ana, second, again])

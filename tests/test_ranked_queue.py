@@ -269,3 +269,15 @@ def test_a_friends_race_changes_no_rating():
     for player in (ana, bo):
         races.give_up(player, room.code, now=race.go_at + timedelta(seconds=1))
     assert not RatingChange.objects.exists()
+
+
+@pytest.mark.django_db
+def test_the_waiting_page_says_when_the_race_starts():
+    (ana,) = waiting("Ana")
+    assert ranked.status(ana, now=T0 + timedelta(seconds=3))["starts_in"] is None  # alone
+    bo = Player.objects.create()
+    ranked.join_queue(bo, "beginner", "Bo", now=T0 + timedelta(seconds=5))
+    for player in (ana, bo):  # counted from the oldest in the line
+        state = ranked.status(player, now=T0 + timedelta(seconds=5))
+        assert (state["players"], state["starts_in"]) == (2, WAIT.seconds - 5)
+    assert ranked.status(bo, now=T0 + WAIT + timedelta(seconds=9))["starts_in"] == 0

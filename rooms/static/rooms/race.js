@@ -108,6 +108,11 @@
       if (m.seat === snap.you) say(m.on ? T.you_stood_in : "");
       else say((m.on ? T.stand_in_on : T.stand_in_off).replace("{name}", m.nickname));
     },
+    watchers: (m) => {
+      // Sockets without a seat watching the room (docs/PROTOCOL.md).
+      $("watching").hidden = !m.count;
+      $("watching").textContent = m.count === 1 ? T.watching_one : T.watching.replace("{n}", m.count);
+    },
     hint: (m) => board.highlight(m.pair),
     shuffled: (m) => {
       board.setFaces(m.board.tiles, m.board.alive);
@@ -168,6 +173,10 @@
     if (acting) checkBlocked();
     if (phase === "countdown") say("");
     $("clock").classList.toggle("stopped", myFinishMs !== null);
+    if (!seated && snap.you !== null && ["countdown", "playing", "done"].includes(phase)) {
+      say(T.sitting_out); // a rematch this seat did not say Ready for
+    }
+    showReadyCheck();
     showDone();
     showStandings();
     if (phase === "results") showResults();
@@ -180,6 +189,7 @@
     const tags = [];
     if (seat.id === snap.room.owner_seat) tags.push(T.tag_owner);
     if (seat.id === snap.you) tags.push(T.tag_you);
+    if (snap.room.offer_at && !seat.cpu) tags.push(seat.ready ? T.ready_yes : T.ready_no);
     return tags.length ? `${seat.nickname} (${tags.join(", ")})` : seat.nickname;
   }
 
@@ -210,6 +220,7 @@
       field.disabled = !isOwner() || !inLobby;
     }
     $("owner-tools").hidden = !isOwner() || !inLobby;
+    $("public-room").checked = Boolean(room.public);
     $("start").hidden = !isOwner() || !inLobby;
     $("waiting").hidden = isOwner() || snap.you === null;
     $("waiting").textContent = room.ranked ? T.ranked_next : T.waiting;
@@ -221,8 +232,12 @@
     send({ type: "rules", rules: { [field.name]: value } });
   });
   $("add-cpu").addEventListener("click", () => send({ type: "add_cpu", level: $("cpu-level").value }));
-  $("start").addEventListener("click", () => send({ type: "start" }));
-  $("another").addEventListener("click", () => send({ type: "start" }));
+  $("public-room").addEventListener("change", (event) => send({ type: "public", public: event.target.checked }));
+  // After a race, "Another game" first offers it (the ready check), then starts it.
+  const startOrOffer = () => send({ type: snap.race && !snap.room.offer_at ? "offer" : "start" });
+  $("start").addEventListener("click", startOrOffer);
+  $("another").addEventListener("click", startOrOffer);
+  $("ready").addEventListener("click", () => send({ type: "ready" }));
   $("to-lobby").addEventListener("click", () => { showingLobby = true; render(); });
   $("copy-link").addEventListener("click", async () => {
     const link = $("share-link");
@@ -386,6 +401,36 @@
     $("results-waiting").textContent = ranked ? T.ranked_over : T.waiting_next;
   }
 
+  // The ready check of another game: who is ready, and when the owner may start.
+  function showReadyCheck() {
+    const room = snap.room;
+    const open = Boolean(room.offer_at) && ["results", "lobby"].includes(phase);
+    $("ready-check").hidden = !open;
+    const mine = room.seats.find((seat) => seat.id === snap.you);
+    $("ready").hidden = !open || !mine || mine.ready || isOwner();
+    $("another").textContent = room.offer_at ? T.start_next : T.another;
+    $("start").disabled = false;
+    $("another").disabled = false;
+    if (!open) return;
+    const humans = room.seats.filter((seat) => !seat.cpu);
+    $("ready-list").replaceChildren(...humans.map((seat) => {
+      const item = document.createElement("li");
+      item.textContent = `${seat.nickname}: ${seat.ready ? T.ready_yes : T.ready_no}`;
+      item.className = seat.ready ? "ready" : "waiting";
+      return item;
+    }));
+    const left = Math.ceil((at(room.offer_at) + room.ready_seconds * 1000 - serverNow()) / 1000);
+    const everyone = humans.every((seat) => seat.ready);
+    if (isOwner()) {
+      const may = everyone || left <= 0;
+      $("another").disabled = !may;
+      $("start").disabled = !may;
+      $("ready-note").textContent = may ? T.offer_note_owner_now : T.offer_note_owner.replace("{s}", left);
+    } else {
+      $("ready-note").textContent = mine && mine.ready ? T.offer_note_ready : T.offer_note;
+    }
+  }
+
   // A rating change as players read it: "+16", "−8" (a real minus), "0".
   function signed(change) {
     if (change === null || change === undefined) return "–";
@@ -452,6 +497,7 @@
   function tick() {
     const race = snap.race;
     const countdown = $("countdown");
+    if (snap.room.offer_at) showReadyCheck();
     if (!race || race.status !== "running") { countdown.hidden = true; return; }
     const now = serverNow();
     const go = at(race.go_at);

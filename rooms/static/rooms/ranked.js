@@ -4,6 +4,7 @@
 (function () {
   const queue = document.getElementById("queue");
   const line = document.getElementById("queue-state");
+  const start = document.getElementById("queue-start");
   const POLL_MS = 1000;
 
   async function poll() {
@@ -19,6 +20,9 @@
         return;
       }
       line.textContent = line.textContent.replace(/\d+/, String(state.players));
+      start.textContent = state.starts_in === null
+        ? queue.dataset.secondPlayer
+        : queue.dataset.startsIn.replace("{s}", String(state.starts_in));
     } catch (error) {
       // A failed poll (server restarting) just waits for the next one.
     }

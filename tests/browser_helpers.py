@@ -1,0 +1,37 @@
+"""Named helpers for browser tests: a player's own window, writes made off Playwright's
+thread, screenshots kept for a look (SCREENS_DIR), the two screen sizes we check."""
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from accounts.identity import COOKIE_NAME, signed_token
+from accounts.models import Player
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def page_for(new_device, server, player: Player | None, viewport=DESKTOP, lang="en"):
+    """A browser window of its own, on `player`'s device (None: a visitor); it says yes
+    to confirm() ("Give up?")."""
+    page = new_device(viewport=viewport, locale=lang, accept_dialogs=True)
+    if player is not None:
+        value = signed_token(player.device_token)
+        page.context.add_cookies([{"name": COOKIE_NAME, "value": value, "url": server.url}])
+    return page
+
+
+def server_side(action, *args, **kwargs):
+    """Run a write as the server would, off this thread: Playwright's event loop runs
+    here, and the write's events are sent after commit from a thread without one."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(action, *args, **kwargs).result()
+
+
+def shoot(page, name: str) -> None:
+    """Set SCREENS_DIR to keep a screenshot of the page for a look."""
+    folder = os.environ.get("SCREENS_DIR")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{folder}/{name}.png", full_page=True)
