@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import Player
-from rooms import lobby, race_end, races, ranked
+from rooms import lobby, race_end, races, ranked, sweeper
 from rooms.boards import deal_for
 from rooms.models import Entry
 from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
@@ -138,6 +138,8 @@ def test_a_visitor_watching_a_race_has_no_controls_that_act(asgi_server, new_dev
     for name in ("Hint", "Shuffle", "Give up"):
         expect(page.get_by_role("button", name=name)).to_be_hidden()
     expect(page.locator(".tile[data-face]")).to_have_count(0)  # no faces for a visitor
+    expect(page.locator("#leaders")).to_contain_text("Ana")  # but the standings, live
+    expect(page.locator("#leaders")).to_contain_text("Bo")
     expect(page.locator("#clock")).not_to_have_text("0:00", timeout=3000)
 
 
@@ -193,7 +195,24 @@ def test_a_player_who_does_not_say_ready_sits_the_rematch_out_and_watches(
     owner.get_by_role("button", name="Start the next race").click(timeout=5000)  # after 1 s
     expect(owner.locator(".tile[data-face]").first).to_be_visible()
     expect(guest.locator("#play-area")).to_be_visible()
-    expect(guest.locator("#message")).to_have_text("You sit this race out: you are watching it.")
+    expect(guest.locator("#notice")).to_have_text("You sit this race out: you are watching it.")
     for name in ("Hint", "Shuffle", "Give up"):
         expect(guest.get_by_role("button", name=name)).to_be_hidden()
     assert server_side(lambda: Entry.objects.filter(race__number=2).count()) == 1
+
+
+def test_everyone_sees_when_a_cpu_stands_in_for_an_away_player(asgi_server, new_device, settings):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    race = server_side(races.start_race, ana, room.code, seed=3)
+    page = page_for(new_device, asgi_server, ana)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator(".tile[data-face]").first).to_be_visible()
+    later = race.go_at + timedelta(seconds=31)
+    ana_seat = server_side(lambda: room.seats.get(player=ana).pk)
+    server_side(lobby.seat_seen, ana_seat, now=later)
+    assert len(server_side(sweeper.sweep, now=later)["taken_over"]) == 1
+    expect(page.locator("#notice")).to_have_text("Bo is away: a CPU plays for them")
+    expect(page.locator("#message")).to_have_text("")  # news, not an error
+    expect(page.locator("#leaders")).to_contain_text("Bo (CPU standing in)")
+    shoot(page, "stand-in-desktop")

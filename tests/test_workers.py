@@ -146,6 +146,15 @@ def test_the_last_human_still_playing_who_stays_idle_is_played_by_a_cpu(transact
         assert sweeper.sweep(now=race.go_at + timedelta(seconds=seconds))["taken_over"] == []
     lobby.seat_seen(bo_seat, now=race.go_at + timedelta(seconds=121))
     assert sweeper.sweep(now=race.go_at + timedelta(seconds=121))["taken_over"] == [bo_entry.pk]
+    # The stand-in plays the board to its end, and with it the race ends: the idle tab
+    # no longer holds the room until the cut-off.
+    for step in range(1, 400):
+        later = race.go_at + timedelta(seconds=122 + step)
+        cpu_seats.cpu_act(None, room.code, bo_seat, step, now=later)
+        if Entry.objects.get(pk=bo_entry.pk).status != Entry.Status.PLAYING:
+            break
+    race.refresh_from_db()
+    assert race.status == Race.Status.FINISHED and race.finished_at < race.cut_off_at
 
 
 def test_an_idle_human_is_left_alone_while_another_human_still_plays(transactional_db):

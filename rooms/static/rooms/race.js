@@ -30,7 +30,8 @@
   let goSeen = null; // the race whose "go" the server has told (its clock outranks ours)
   let goShownUntil = 0; // "Go!" stays over the board until then
 
-  const say = (text) => { $("message").textContent = text || ""; };
+  const say = (text) => { $("message").textContent = text || ""; }; // refusals, a blocked board
+  const tell = (text) => { $("notice").textContent = text || ""; }; // news of the room
   const board = new MahjongBoard($("board"), $("board-wrap"), {
     sprite: root.dataset.sprite, strings: T, onSay: say, onPair: sendPair,
   });
@@ -105,8 +106,8 @@
     },
     stand_in: (m) => {
       // A CPU took an away player's board, or the player is back (docs/PROTOCOL.md).
-      if (m.seat === snap.you) say(m.on ? T.you_stood_in : "");
-      else say((m.on ? T.stand_in_on : T.stand_in_off).replace("{name}", m.nickname));
+      if (m.seat === snap.you) tell(m.on ? T.you_stood_in : "");
+      else tell((m.on ? T.stand_in_on : T.stand_in_off).replace("{name}", m.nickname));
     },
     watchers: (m) => {
       // Sockets without a seat watching the room (docs/PROTOCOL.md).
@@ -173,9 +174,9 @@
     if (acting) checkBlocked();
     if (phase === "countdown") say("");
     $("clock").classList.toggle("stopped", myFinishMs !== null);
-    if (!seated && snap.you !== null && ["countdown", "playing", "done"].includes(phase)) {
-      say(T.sitting_out); // a rematch this seat did not say Ready for
-    }
+    const sittingOut = !seated && snap.you !== null && ["countdown", "playing", "done"].includes(phase);
+    if (sittingOut) tell(T.sitting_out); // a rematch this seat did not say Ready for
+    else if ($("notice").textContent === T.sitting_out) tell("");
     showReadyCheck();
     showDone();
     showStandings();
@@ -378,7 +379,7 @@
     $("results-rows").replaceChildren(...(snap.results || []).map((row) => {
       const tr = document.createElement("tr");
       const time = row.finished_ms !== null ? fmt(row.finished_ms) : T[row.status] || "–";
-      const name = row.seat === snap.you ? `${row.nickname} (${T.tag_you})` : row.nickname;
+      const name = row.seat === snap.you ? `${shownName(row)} (${T.tag_you})` : shownName(row);
       const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used, Number(row.points)];
       if (ranked) cells.push(signed(row.rating_change));
       for (const text of cells) {

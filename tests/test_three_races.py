@@ -1,0 +1,81 @@
+"""Two friends, one on a desktop and one on a phone, with a CPU and a spectator, race
+three times in a row in one room, all through the pages: no false message, no running
+clock after a finish, results that fit the phone, the spectator never sees a face."""
+
+import time
+
+from playwright.sync_api import expect
+
+from rooms.boards import deal_for
+from rooms.models import Entry, Race
+from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
+
+
+def click_pair(page, entry: Entry, pair) -> None:
+    for index in pair:
+        x, y, z = deal_for(entry.code).layout.positions[index]
+        page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']").click()
+
+
+def board_of(nickname: str, number: int) -> Entry:
+    return Entry.objects.get(seat__nickname=nickname, race__number=number)
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width} px wide"
+
+
+def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 1
+    ana = page_for(new_device, asgi_server, None, DESKTOP)
+    ana.goto(f"{asgi_server.url}/rooms/")
+    ana.fill("#create-nickname", "Ana")
+    ana.get_by_role("button", name="Create a room").click()
+    ana.wait_for_url("**/rooms/*/")
+    room_url = ana.url
+    ana.select_option("select[name=level]", "beginner")
+    ana.get_by_role("button", name="Add a CPU").click()
+    bo = page_for(new_device, asgi_server, None, PHONE)
+    bo.goto(room_url)
+    bo.fill("#join-nickname", "Bo")
+    bo.get_by_role("button", name="Join").click()
+    watcher = page_for(new_device, asgi_server, None, DESKTOP)
+    watcher.goto(room_url)
+    expect(ana.locator("#seats li")).to_have_count(3)
+    expect(ana.locator("#watching")).to_have_text("1 watching")
+
+    for number in (1, 2, 3):
+        if number == 1:
+            ana.get_by_role("button", name="Start").click()
+        else:
+            ana.get_by_role("button", name="Another game").click()
+            bo.get_by_role("button", name="Ready").click()
+            ana.get_by_role("button", name="Start the next race").click()
+        for page in (ana, bo):  # the countdown claims nothing
+            expect(page.locator("#countdown")).to_be_visible()
+            expect(page.locator("#message")).to_have_text("")
+        expect(ana.locator(".tile[data-face]")).to_have_count(34)
+        entry = server_side(board_of, "Ana", number)
+        for pair in deal_for(entry.code).plan:
+            click_pair(ana, entry, pair)
+        expect(ana.locator("#done-banner")).to_contain_text("You finished 1st in")
+        expect(ana.locator("#message")).to_have_text("")
+        clock = ana.locator("#clock").inner_text()
+        time.sleep(1.2)
+        assert ana.locator("#clock").inner_text() == clock  # stopped at the finish
+        expect(watcher.locator("#leaders")).to_contain_text("Ana")
+        assert watcher.locator(".tile[data-face]").count() == 0  # never a face
+        bo.get_by_role("button", name="Give up").click()
+        for page in (ana, bo, watcher):
+            expect(page.locator("#results")).to_be_visible()
+            expect(page.locator("#results-title")).to_have_text(f"Results of race {number}")
+            expect(page.locator("#play-area")).to_be_hidden()
+        no_sideways_scroll(bo)
+        expect(bo.locator("#message")).to_have_text("")
+        shoot(bo, f"three-races-{number}-phone")
+
+    assert server_side(lambda: Race.objects.count()) == 3
+    expect(ana.locator("#room-table")).to_contain_text("Ana:")
