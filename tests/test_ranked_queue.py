@@ -10,7 +10,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import Player, Rating, RatingChange
-from rooms import lobby, race_end, races, ranked, sweeper
+from rooms import lobby, race_end, races, ranked, sweeper, views_json
 from rooms.boards import deal_for
 from rooms.models import MAX_SEATS, QueueEntry, Race, Room, SiteDefaults
 from tests.rooms_helpers import refused, room_with
@@ -281,3 +281,19 @@ def test_the_waiting_page_says_when_the_race_starts():
         state = ranked.status(player, now=T0 + timedelta(seconds=5))
         assert (state["players"], state["starts_in"]) == (2, WAIT.seconds - 5)
     assert ranked.status(bo, now=T0 + WAIT + timedelta(seconds=9))["starts_in"] == 0
+
+
+@pytest.mark.django_db
+def test_the_results_of_a_ranked_race_show_each_rating_change_in_whole_points():
+    race, (ana, bo), now = ranked_race("Ana", "Bo")
+    play_pairs(race, ana, 2, now)
+    races.give_up(bo, race.room.code, now=now)
+    races.give_up(ana, race.room.code, now=now)
+    race.refresh_from_db()
+    rows = {row["nickname"]: row["rating_change"] for row in views_json.results_json(race)}
+    assert rows["Ana"] > 0 > rows["Bo"] and rows["Ana"] == -rows["Bo"]
+    assert all(isinstance(change, int) for change in rows.values())
+    unranked, (owner,) = room_with("Cy")
+    other = races.start_race(owner, unranked.code, now=now, seed=1)
+    race_end.end_race_by_staff(unranked.code, now=now)
+    assert [row["rating_change"] for row in views_json.results_json(other)] == [None]
