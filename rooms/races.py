@@ -27,7 +27,7 @@ from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
 from mahjong.rules import CUT_OFF, HINT_TIME_LIMIT_SECONDS, LEVELS
-from rooms import cpu_steps, events, hot_sql, pools, race_end, rematch, standings_feed
+from rooms import cpu_steps, events, hot_sql, pools, race_end, rematch, stand_in, standings_feed
 from rooms.boards import deal_for, position_of, store_position
 from rooms.errors import RaceOver, RoomError, whole_number
 from rooms.lobby import advance_version, locked_room, no_race_running, owner_only
@@ -143,20 +143,9 @@ def _room_and_playing_entry(code: str, player: Player | None, now) -> tuple[Room
     if entry.status != Entry.Status.PLAYING:
         raise RoomError(_("your race is over"), "entry_over")
     if entry.cpu_control:
-        _hand_back(room, entry, now)
+        stand_in.give_back(room, entry, now)
         raise SeatTakenBack(_("your seat is yours again"), "taken_back")
     return room, entry
-
-
-def _hand_back(room: Room, entry: Entry, now: datetime) -> None:
-    """The human is back: the stand-in CPU lets go at once. Under the room's lock, so a
-    CPU step already queued or thinking finds the board no longer its own and does
-    nothing (rooms/cpu_seats.py); the return counts as the player's activity."""
-    entry.cpu_control = False
-    entry.last_action_at = now
-    entry.save(update_fields=["cpu_control", "last_action_at"])
-    events.publish_stand_in(room, entry.seat, False, advance_version(room))
-    standings_feed.changed(room.code)
 
 
 def take_seat_back(player: Player, seat_id: int, code: str, now=None) -> bool:
@@ -283,8 +272,12 @@ def _settle(entry: Entry, position, now: datetime) -> None:
 
 def _after_entry_change(room: Room, entry: Entry, now: datetime) -> None:
     standings_feed.changed(room.code)
-    if entry.status != Entry.Status.PLAYING and _every_human_done(entry.race):
+    if entry.status == Entry.Status.PLAYING:
+        return
+    if _every_human_done(entry.race):
         race_end.end_race(entry.race, now)
+    else:  # the last human left playing may have been idle for long already
+        stand_in.take_idle_last_player(entry.race, now)
 
 
 def _every_human_done(race: Race) -> bool:

@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 
-from rooms import cpu, cpu_seats, errors, lobby, races, sweeper
+from rooms import cpu, cpu_seats, errors, lobby, races, stand_in, sweeper
 from rooms.boards import position_of
 from rooms.models import Entry, Move
 from tests.rooms_helpers import Socket, room_with
@@ -135,7 +135,7 @@ def test_a_player_who_acts_between_the_sweep_reading_and_claiming_keeps_the_seat
     read = Entry.objects.select_related("race", "seat").get(seat__player=bo)
     assert read.away_or_idle(later)  # the sweep has read Bo's board as away...
     races.play_pair(bo, room.code, a_pair_for(read), 0, now=later)  # ...then Bo plays
-    assert sweeper._claim_takeover(read, later) is False
+    assert stand_in.take(read, later) is False
     assert not Entry.objects.get(pk=read.pk).cpu_control
 
 

@@ -163,3 +163,14 @@ def test_an_idle_human_is_left_alone_while_another_human_still_plays(transaction
     for seat in room.seats.all():
         lobby.seat_seen(seat.pk, now=race.go_at + timedelta(seconds=150))
     assert sweeper.sweep(now=race.go_at + timedelta(seconds=150))["taken_over"] == []
+
+
+def test_when_the_others_finish_an_idle_last_player_is_handed_to_a_cpu_at_once(transactional_db):
+    # The lazy check: the board that ends looks, without waiting for the sweeper.
+    room, (ana, bo) = room_with("Ana", "Bo")
+    race = races.start_race(ana, room.code)
+    bo_entry = Entry.objects.get(race=race, seat__player=bo)
+    lobby.seat_seen(bo_entry.seat_id, now=race.go_at + timedelta(seconds=150))  # open, idle
+    races.give_up(ana, room.code, now=race.go_at + timedelta(seconds=150))
+    bo_entry.refresh_from_db()
+    assert bo_entry.cpu_control and Race.objects.get(pk=race.pk).status == Race.Status.RUNNING

@@ -1,0 +1,65 @@
+"""The stand-in CPU (docs/RULES.md §Leaving): when it takes an away or idle human's
+board, and when the human takes it back. Both are announced to the room (a `stand_in`
+event) and ordered by the room's lock, so no CPU step acts after a return.
+
+The sweeper finds who is away on its rounds (rooms/sweeper.py); a race action looks too
+when a board ends, for the last human still playing (a lazy deadline, as the cut-off is).
+"""
+
+from collections import defaultdict
+from datetime import datetime
+
+from django.db import transaction
+
+from rooms import cpu_steps, events, standings_feed
+from rooms.lobby import advance_version, locked_room
+from rooms.models import Entry, Race, Room
+
+
+def humans_present(playing: list[Entry]) -> dict[int, set[int]]:
+    """Per race, the boards humans are still playing themselves (no CPU standing in)."""
+    present = defaultdict(set)
+    for entry in playing:
+        if entry.seat.player_id is not None and not entry.cpu_control:
+            present[entry.race_id].add(entry.pk)
+    return present
+
+
+@transaction.atomic
+def take(entry: Entry, now: datetime) -> bool:
+    """A CPU stands in for an away or idle human. Only the board as the caller read it:
+    a player who acted since keeps the seat."""
+    room = locked_room(entry.race.room.code)
+    unchanged = {"cpu_control": False, "last_action_at": entry.last_action_at}
+    claimed = Entry.objects.filter(pk=entry.pk, **unchanged).update(
+        cpu_control=True, cpu_kicked_at=now
+    )
+    if claimed:
+        cpu_steps.schedule(room.code, entry.seat_id, entry.cpu_step + 1, 0.5)
+        events.publish_stand_in(room, entry.seat, True, advance_version(room))
+        standings_feed.changed(room.code)
+    return bool(claimed)
+
+
+def give_back(room: Room, entry: Entry, now: datetime) -> None:
+    """The human is back: the stand-in lets go at once (the caller holds the room's and
+    the board's locks); the return counts as the player's activity."""
+    entry.cpu_control = False
+    entry.last_action_at = now
+    entry.save(update_fields=["cpu_control", "last_action_at"])
+    events.publish_stand_in(room, entry.seat, False, advance_version(room))
+    standings_feed.changed(room.code)
+
+
+def take_idle_last_player(race: Race, now: datetime) -> list[int]:
+    """A board just ended: if one human is left playing, idle past LAST_PLAYER_IDLE, a
+    CPU plays on for them now rather than at the sweeper's next round."""
+    playing = list(
+        race.entries.filter(status=Entry.Status.PLAYING).select_related("race__room", "seat")
+    )
+    present = humans_present(playing)[race.pk]
+    if len(present) != 1:
+        return []
+    (last,) = present
+    entry = next(e for e in playing if e.pk == last)
+    return [entry.pk] if entry.away_or_idle(now, last_one_playing=True) and take(entry, now) else []
