@@ -420,7 +420,10 @@
       item.className = seat.ready ? "ready" : "waiting";
       return item;
     }));
-    const left = Math.ceil((at(room.offer_at) + room.ready_seconds * 1000 - serverNow()) / 1000);
+    // A second's margin over the server's deadline: this page's idea of the server's
+    // clock may run a little ahead, and an early Start would be refused "not_ready".
+    const deadline = at(room.offer_at) + room.ready_seconds * 1000 + 1000;
+    const left = Math.ceil((deadline - serverNow()) / 1000);
     const everyone = humans.every((seat) => seat.ready);
     if (isOwner()) {
       const may = everyone || left <= 0;
