@@ -8,8 +8,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY pyproject.toml constraints.txt README.md ./
 COPY mahjong mahjong
-COPY rooms rooms
+COPY infra infra
 COPY accounts accounts
+COPY practice practice
+COPY rooms rooms
+COPY records records
 COPY templates templates
 COPY locale locale
 COPY manage.py ./

@@ -1,6 +1,7 @@
 """docker-compose.yml matches the code: no engine runs here, so check its shape."""
 
 import ast
+import tomllib
 from pathlib import Path
 
 import yaml
@@ -75,6 +76,13 @@ def test_the_worker_and_scheduler_run_celery_on_the_project_app():
 
 
 def test_the_image_holds_every_folder_the_site_runs_from():
+    # Every package the project installs (pyproject.toml), so a new app cannot be left
+    # out of the image (infra, practice and records once were), and the site's own files.
     dockerfile = (ROOT / "Dockerfile").read_text()
-    for folder in ("mahjong", "rooms", "accounts", "templates", "locale"):
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    packages = [
+        name.rstrip("*") for name in project["tool"]["setuptools"]["packages"]["find"]["include"]
+    ]
+    assert {"mahjong", "infra", "accounts", "practice", "rooms", "records"} <= set(packages)
+    for folder in (*packages, "templates", "locale"):
         assert f"COPY {folder} {folder}" in dockerfile, folder
