@@ -10,6 +10,7 @@ from accounts import actions
 from accounts.forms import NicknameForm
 from accounts.identity import ensure_player
 from accounts.models import Player, Rating
+from accounts.views import posted
 from records import charts, leaderboards, statistics
 
 RECENT_RATING_CHANGES = 10
@@ -34,8 +35,7 @@ def profile_context(player: Player) -> dict:
 def me(request):
     """Your own profile, with the nickname form."""
     player = ensure_player(request)
-    posted = request.POST if request.method == "POST" else None
-    form = NicknameForm(posted, initial={"nickname": player.nickname})
+    form = NicknameForm(posted(request), initial={"nickname": player.nickname})
     if form.is_valid():
         actions.set_nickname(player, form.cleaned_data["nickname"])
         messages.success(request, _("Nickname saved."))

@@ -92,8 +92,8 @@ def join_room(player: Player, code: str, nickname) -> Seat:
         raise RoomError(_("this room is full (%(n)d seats)") % {"n": MAX_SEATS}, "room_full")
     accounts_actions.set_nickname(player, nickname)
     # Joining says "Ready" for the room's next race (rooms/rematch.py).
-    next_number = room.races.count() + 1
-    seat = Seat.objects.create(room=room, player=player, nickname=nickname, ready_for=next_number)
+    ready_for = room.next_race_number()
+    seat = Seat.objects.create(room=room, player=player, nickname=nickname, ready_for=ready_for)
     lobby_changed(room)
     return seat
 

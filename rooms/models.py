@@ -118,6 +118,10 @@ class Room(Rules):
     def __str__(self):
         return self.code
 
+    def next_race_number(self) -> int:
+        """The number the room's next race will have (races are numbered from 1)."""
+        return self.races.count() + 1
+
     def current_race(self):
         """The room's latest race: the highest number (rooms/hot_sql.py reads it alike)."""
         return self.races.order_by(f"-{Race.ORDER}").first()

@@ -76,11 +76,12 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
     if not (room.ranked and player is None):
         owner_only(room, player)
     no_race_running(room)
-    seats = rematch.racers(room, list(room.seats.all()), now)  # a rematch's ready check
+    number = room.next_race_number()
+    seats = rematch.racers(room, number, list(room.seats.all()), now)  # a rematch's ready check
     go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     race = Race.objects.create(
         room=room,
-        number=room.races.count() + 1,
+        number=number,
         rules=room.rules(),
         started_at=now,
         go_at=go_at,

@@ -22,10 +22,6 @@ from rooms.lobby import lobby_changed, locked_room, no_race_running, owner_only
 from rooms.models import Room, Seat
 
 
-def next_race_number(room: Room) -> int:
-    return room.races.count() + 1
-
-
 def is_ready(seat: Seat, next_number: int) -> bool:
     return seat.is_cpu or seat.ready_for >= next_number
 
@@ -36,7 +32,7 @@ def offer_rematch(player: Player, code: str, now=None) -> Room:
     room = locked_room(code)
     owner_only(room, player)
     no_race_running(room)
-    number = next_race_number(room)
+    number = room.next_race_number()
     if number == 1:
         raise RoomError(_("no race has been played here yet: just start one"), "no_race")
     if room.offer_at is None:
@@ -57,16 +53,15 @@ def say_ready(player: Player, code: str) -> Seat:
     no_race_running(room)
     if room.offer_at is None:
         raise RoomError(_("no other game is being offered"), "no_offer")
-    seat.ready_for = next_race_number(room)
+    seat.ready_for = room.next_race_number()
     seat.save(update_fields=["ready_for"])
     lobby_changed(room)
     return seat
 
 
-def racers(room: Room, seats: list[Seat], now: datetime) -> list[Seat]:
-    """The seats that race next (the caller holds the room's lock and starts the race).
-    RoomError when the ready check is still waiting for someone."""
-    number = next_race_number(room)
+def racers(room: Room, number: int, seats: list[Seat], now: datetime) -> list[Seat]:
+    """The seats that race `number`, the room's next race (the caller holds the room's
+    lock and starts it). RoomError when the ready check is still waiting for someone."""
     if number == 1 or room.ranked:
         return seats
     if room.offer_at is None:

@@ -26,7 +26,7 @@ def seat_json(seat: Seat, next_number: int) -> dict:
 
 
 def room_json(room: Room) -> dict:
-    next_number = room.races.count() + 1
+    next_number = room.next_race_number()
     return {
         "code": room.code,
         # A ranked room has no owner's tools: nobody's page shows them.

@@ -7,6 +7,8 @@ from pathlib import Path
 
 from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
+from rooms.boards import deal_for
+from rooms.models import Entry
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -35,3 +37,10 @@ def shoot(page, name: str) -> None:
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=f"{folder}/{name}.png", full_page=True)
+
+
+def click_pair(page, entry: Entry, pair) -> None:
+    """Tap the two tiles of a pair of `entry`'s board, found by their places."""
+    for index in pair:
+        x, y, z = deal_for(entry.code).layout.positions[index]
+        page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']").click()

@@ -14,14 +14,8 @@ from accounts.models import Player
 from rooms import lobby, race_end, races, ranked, sweeper
 from rooms.boards import deal_for
 from rooms.models import Entry
-from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
+from tests.browser_helpers import DESKTOP, PHONE, click_pair, page_for, server_side, shoot
 from tests.rooms_helpers import room_with
-
-
-def click_pair(page, entry: Entry, pair) -> None:
-    for index in pair:
-        x, y, z = deal_for(entry.code).layout.positions[index]
-        page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']").click()
 
 
 def luminance(rgb) -> float:

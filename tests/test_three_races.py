@@ -8,13 +8,7 @@ from playwright.sync_api import expect
 
 from rooms.boards import deal_for
 from rooms.models import Entry, Race
-from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
-
-
-def click_pair(page, entry: Entry, pair) -> None:
-    for index in pair:
-        x, y, z = deal_for(entry.code).layout.positions[index]
-        page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']").click()
+from tests.browser_helpers import DESKTOP, PHONE, click_pair, page_for, server_side, shoot
 
 
 def board_of(nickname: str, number: int) -> Entry:
@@ -29,7 +23,7 @@ def no_sideways_scroll(page) -> None:
 def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
     asgi_server, new_device, settings
 ):
-    settings.RACE_COUNTDOWN_SECONDS = 1
+    settings.RACE_COUNTDOWN_SECONDS = 2  # long enough to be seen on both pages under load
     ana = page_for(new_device, asgi_server, None, DESKTOP)
     ana.goto(f"{asgi_server.url}/rooms/")
     ana.fill("#create-nickname", "Ana")
