@@ -212,3 +212,18 @@ def test_everyone_sees_when_a_cpu_stands_in_for_an_away_player(asgi_server, new_
     expect(page.locator("#message")).to_have_text("")  # news, not an error
     expect(page.locator("#leaders")).to_contain_text("Bo (CPU standing in)")
     shoot(page, "stand-in-desktop")
+
+
+def test_a_page_that_missed_the_stand_in_event_still_says_who_is_away(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    race = server_side(races.start_race, ana, room.code, seed=3)
+    later = race.go_at + timedelta(seconds=31)
+    ana_seat = server_side(lambda: room.seats.get(player=ana).pk)
+    server_side(lobby.seat_seen, ana_seat, now=later)
+    assert len(server_side(sweeper.sweep, now=later)["taken_over"]) == 1
+    page = page_for(new_device, asgi_server, ana)  # opened after the event went out
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#notice")).to_have_text("Bo is away: a CPU plays for them")

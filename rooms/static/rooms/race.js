@@ -104,11 +104,7 @@
       if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
       if (m.status && m.status !== "playing") { myStatus = m.status; render(); }
     },
-    stand_in: (m) => {
-      // A CPU took an away player's board, or the player is back (docs/PROTOCOL.md).
-      if (m.seat === snap.you) tell(m.on ? T.you_stood_in : "");
-      else tell((m.on ? T.stand_in_on : T.stand_in_off).replace("{name}", m.nickname));
-    },
+    stand_in: (m) => noteStandIn(m.seat, m.nickname, m.on),
     watchers: (m) => {
       // Sockets without a seat watching the room (docs/PROTOCOL.md).
       $("watching").hidden = !m.count;
@@ -136,6 +132,7 @@
 
   function receive(message) {
     if (message.v !== undefined && !["snapshot", "standings"].includes(message.type)) {
+      if (message.v <= version) return; // sent before the snapshot that already holds it
       if (message.v !== version + 1) { send({ type: "snapshot" }); return; }
       version = message.v;
     }
@@ -324,6 +321,19 @@
     say("");
   }
 
+  // A CPU took an away player's board, or the player is back (docs/PROTOCOL.md). Told
+  // once per change, whether the page learns it from the event or, after a missed
+  // event, from the standings of a snapshot.
+  const standIns = new Map(); // race number and seat → a CPU plays it
+  function noteStandIn(seat, nickname, on) {
+    const key = `${snap.race ? snap.race.number : 0}:${seat}`;
+    const was = standIns.get(key);
+    standIns.set(key, on);
+    if (was === on || (was === undefined && !on)) return;
+    if (seat === snap.you) tell(on ? T.you_stood_in : "");
+    else tell((on ? T.stand_in_on : T.stand_in_off).replace("{name}", nickname));
+  }
+
   // "Bo (CPU standing in)" while a CPU plays an away player's board.
   const shownName = (row) => (row.stand_in ? `${row.nickname} (${T.stand_in})` : row.nickname);
 
@@ -335,6 +345,7 @@
 
   function showStandings() {
     const rows = snap.standings || [];
+    for (const row of rows) noteStandIn(row.seat, row.nickname, row.stand_in);
     $("leaders").replaceChildren(...rows.slice(0, 3).map((row) => {
       const item = document.createElement("li");
       item.textContent = `${shownName(row)} ${standingLabel(row)}`;
