@@ -35,6 +35,9 @@ MEANINGS = {
         "The winner of the last race gets a deal one level harder; each win in a row "
         "adds a level. Places are still decided by time."
     ),
+    "show_matches": gettext_lazy(
+        "A helper: when you select a tile, the free tiles that match it light up."
+    ),
     "time_limit_minutes": gettext_lazy(
         "The target time. You may play on after it, but a late finish scores no points."
     ),
@@ -65,6 +68,7 @@ class RuleRow:
 ON_OFF = {
     "flowers": (pgettext_lazy("flowers", "on"), pgettext_lazy("flowers", "off")),
     "handicap": (pgettext_lazy("handicap", "on"), pgettext_lazy("handicap", "off")),
+    "show_matches": (pgettext_lazy("highlight", "on"), pgettext_lazy("highlight", "off")),
 }
 
 
@@ -117,6 +121,12 @@ def rule_rows(d: SiteDefaults) -> list[RuleRow]:
         ),
         RuleRow("hints", _("Hints"), up_to(d.hints), zero_to_max()),
         RuleRow("handicap", _("Winner handicap"), on_off(d.handicap, "handicap"), _("on, off")),
+        RuleRow(
+            "show_matches",
+            _("Highlight matching tiles"),
+            on_off(d.show_matches, "show_matches"),
+            _("on, off"),
+        ),
         RuleRow("time_limit_minutes", _("Time limit"), time_limit, labels(TIME_LIMITS)),
         RuleRow("idle_limit_seconds", _("Idle limit"), idle, labels(IDLE_LIMITS)),
         *fixed_rows(),

@@ -201,10 +201,12 @@ def seat_seen(seat_id: int, now=None) -> None:
 @transaction.atomic
 def create_ranked_room(players: list[Player], level: str) -> Room:
     """A room for a group from the ranked queue: the site defaults at the queue's level,
-    flowers and handicap off (everyone races the same deal), humans only."""
+    flowers, handicap and the matching-tiles helper off (everyone races the same deal
+    with the same help), humans only."""
     room = _new_room(players[0])
     room.ranked, room.level, room.flowers, room.handicap = True, level, False, False
-    room.save(update_fields=["ranked", "level", "flowers", "handicap"])
+    room.show_matches = False
+    room.save(update_fields=["ranked", "level", "flowers", "handicap", "show_matches"])
     for player in players:
         Seat.objects.create(room=room, player=player, nickname=player.display_name)
     return room

@@ -41,6 +41,7 @@ RULE_FIELDS = (
     "shuffle_penalty_seconds",
     "hints",
     "handicap",
+    "show_matches",
     "time_limit_minutes",
     "idle_limit_seconds",
 )
@@ -58,6 +59,9 @@ class Rules(models.Model):
     )
     hints = models.PositiveSmallIntegerField(default=3, validators=[MaxValueValidator(10)])
     handicap = models.BooleanField(_("winner handicap"), default=False)
+    # A helper the room may allow: the board lights the free tiles that match the
+    # selected one (docs/RULES.md §Local rules and site defaults).
+    show_matches = models.BooleanField(_("highlight matching tiles"), default=False)
     time_limit_minutes = models.PositiveSmallIntegerField(
         _("time limit"), default=10, choices=TIME_LIMITS
     )

@@ -36,6 +36,15 @@ def test_a_new_room_starts_from_the_site_defaults():
     assert (room.level, room.hints, room.shuffles) == ("medium", 5, 3)
 
 
+def test_the_matching_tiles_helper_is_a_room_rule_the_race_keeps_from_its_start():
+    room, (owner,) = room_with("Ana")
+    assert room.show_matches is False  # off as shipped: a helper the owner allows
+    refusal("bad_rules", lobby.update_rules, owner, room.code, {"show_matches": "yes"})
+    lobby.update_rules(owner, room.code, {"show_matches": True})
+    race, _ = started(room, owner)
+    assert race.rules["show_matches"] is True
+
+
 def test_a_room_holds_twenty_seats_and_refuses_the_twenty_first():
     room, (owner,) = room_with("Ana")
     for k in range(19):

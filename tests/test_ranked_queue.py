@@ -178,6 +178,7 @@ def test_the_sweeper_groups_waiting_players():
 def test_a_ranked_room_has_the_site_defaults_at_its_level_with_flowers_and_handicap_off():
     defaults = SiteDefaults.load()
     defaults.level, defaults.hints, defaults.flowers, defaults.handicap = "hard", 7, True, True
+    defaults.show_matches = True
     defaults.save()
     race, _, _ = ranked_race("Ana", "Bo", level="easy")
     rules = race.rules
@@ -188,6 +189,7 @@ def test_a_ranked_room_has_the_site_defaults_at_its_level_with_flowers_and_handi
         False,
     )
     assert race.entries.filter(seat__cpu_level="").count() == 2
+    assert rules["show_matches"] is False  # a helper, the same for everyone: off
 
 
 @pytest.mark.django_db

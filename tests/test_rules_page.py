@@ -28,6 +28,7 @@ def test_the_table_shows_the_spec_defaults_of_a_fresh_site(client):
     assert default_cell(client, "shuffles") == "up to 3"
     assert default_cell(client, "time_limit_minutes") == "10 min"
     assert default_cell(client, "idle_limit_seconds") == "none"
+    assert default_cell(client, "show_matches") == "off"
     assert default_cell(client, "cut_off") == "60 min after the start"
 
 

@@ -168,6 +168,8 @@
     }
     for (const el of document.querySelectorAll(".seated-only")) el.hidden = !seated;
     board.enabled = acting;
+    // A helper the room's rules allow or not, as they stood when the race started.
+    board.showMatches = Boolean(snap.race && snap.race.rules && snap.race.rules.show_matches);
     if (acting) checkBlocked();
     if (phase === "countdown") say("");
     $("clock").classList.toggle("stopped", myFinishMs !== null);
