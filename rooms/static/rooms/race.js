@@ -29,6 +29,8 @@
   let showingLobby = false; // after a race, the owner went back to the room's lobby
   let goSeen = null; // the race whose "go" the server has told (its clock outranks ours)
   let goShownUntil = 0; // "Go!" stays over the board until then
+  let lastSecondSounded = null; // the 3-2-1 sounds once a second, "go" once a race
+  const sound = (name) => window.MahjongSound && window.MahjongSound.play(name);
 
   const say = (text) => { $("message").textContent = text || ""; }; // refusals, a blocked board
   const tell = (text) => { $("notice").textContent = text || ""; }; // news of the room
@@ -102,7 +104,11 @@
     },
     ack: (m) => {
       if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
-      if (m.status && m.status !== "playing") { myStatus = m.status; render(); }
+      if (m.status && m.status !== "playing") {
+        myStatus = m.status;
+        render();
+        if (m.status === "finished") celebrate();
+      }
     },
     stand_in: (m) => noteStandIn(m.seat, m.nickname, m.on),
     watchers: (m) => {
@@ -112,7 +118,8 @@
     },
     hint: (m) => board.highlight(m.pair),
     shuffled: (m) => {
-      board.setFaces(m.board.tiles, m.board.alive);
+      board.setFaces(m.board.tiles, m.board.alive, { animate: true });
+      sound("shuffle");
       penaltyUntil = at(m.penalty_until) || 0;
       $("shuffles-left").textContent = m.shuffles_left;
       checkBlocked();
@@ -304,6 +311,13 @@
 
   function stillPlaying() {
     return (snap.standings || []).filter((row) => row.status === "playing").length;
+  }
+
+  // This player cleared the board: the moment is marked (motion and sound as the
+  // player's settings allow).
+  function celebrate() {
+    if (board.celebrate) board.celebrate();
+    sound("win");
   }
 
   // This player's board is over: one clear line, kept true as the others go on.
@@ -519,8 +533,10 @@
     const now = serverNow();
     const go = at(race.go_at);
     if (now < go && goSeen !== race.number) {
+      const second = Math.ceil((go - now) / 1000);
       countdown.hidden = false;
-      countdown.textContent = String(Math.ceil((go - now) / 1000));
+      countdown.textContent = String(second);
+      soundOnce(`${race.number}:${second}`, "count");
       goShownUntil = go + 800;
       if (phase !== "countdown") render();
       return;
@@ -528,10 +544,17 @@
     if (phase === "countdown") render(); // "go" passed: the phase moves on even before the board comes
     countdown.textContent = T.go;
     countdown.hidden = now >= goShownUntil;
+    if (!countdown.hidden) soundOnce(`${race.number}:go`, "go");
     const elapsed = myFinishMs !== null ? myFinishMs : now - go;
     const limit = at(race.time_limit_at) - go;
     $("clock").textContent = elapsed > limit ? `${fmt(limit)} +${fmt(elapsed - limit)}` : fmt(elapsed);
     $("clock").classList.toggle("overtime", elapsed > limit);
+  }
+
+  function soundOnce(key, name) {
+    if (lastSecondSounded === key) return;
+    lastSecondSounded = key;
+    sound(name);
   }
 
   $("hint").addEventListener("click", () => send({ type: "hint" }));
