@@ -13,6 +13,7 @@ COPY accounts accounts
 COPY practice practice
 COPY rooms rooms
 COPY records records
+COPY replays replays
 COPY templates templates
 COPY locale locale
 COPY manage.py ./

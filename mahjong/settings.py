@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "practice",
     "rooms",
     "records",
+    "replays",
 ]
 
 MIDDLEWARE = [

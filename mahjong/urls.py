@@ -22,5 +22,6 @@ urlpatterns = [
     path("ranked/status", ranked_views.queue_status, name="ranked-status"),
     path("", include("accounts.urls")),
     path("", include("records.urls")),
+    path("replays/", include("replays.urls")),
     path("admin/", admin.site.urls),
 ]

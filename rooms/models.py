@@ -272,6 +272,9 @@ class Move(models.Model):
     number = models.PositiveIntegerField()  # pairs removed before it
     kind = models.CharField(max_length=10, choices=Kind, default=Kind.PAIR)
     tiles = models.JSONField(null=True, blank=True)  # [i, j] for a pair
+    # A shuffle's seed: the engine deals the same rearrangement again from it, so a
+    # replay shows the very board the player got (docs/ARCHITECTURE.md §Replays).
+    seed = models.PositiveBigIntegerField(null=True, blank=True)
     at = models.DateTimeField()
     by_cpu = models.BooleanField(default=False)
 

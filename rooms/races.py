@@ -341,8 +341,9 @@ def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
     rules = entry.race.rules
     if entry.shuffles_used >= rules["shuffles"]:
         raise RoomError(_("no shuffles left"), "no_shuffles")
+    seed = secrets.randbits(48)
     try:
-        shuffled = engine_shuffle(position_of(entry), seed=secrets.randbits(48))
+        shuffled = engine_shuffle(position_of(entry), seed=seed)
     except ShuffleError as error:
         raise RoomError(reasons.translate(str(error)), "not_blocked") from None
     store_position(entry, shuffled.position)
@@ -352,7 +353,12 @@ def shuffle_entry(room, entry, now, by_cpu: bool) -> Entry:
     penalty = rules["shuffle_penalty_seconds"]
     entry.penalty_until = now + timedelta(seconds=penalty) if penalty else None
     Move.objects.create(
-        entry=entry, number=entry.pairs_removed, kind=Move.Kind.SHUFFLE, at=now, by_cpu=by_cpu
+        entry=entry,
+        number=entry.pairs_removed,
+        kind=Move.Kind.SHUFFLE,
+        seed=seed,
+        at=now,
+        by_cpu=by_cpu,
     )
     _acted(entry, now, by_cpu)
     entry.save()

@@ -1,0 +1,114 @@
+"""A finished race as a replay: every board's deal and timed moves, rebuilt by the engine
+from the stored moves — the same functions that refereed them — so a replay that would
+not be legal cannot be shown (docs/ARCHITECTURE.md §Replays; format in docs/PROTOCOL.md
+§Replays).
+
+Read only. While a race runs its boards stay hidden: everyone has the same deal.
+"""
+
+from mahjong.deals import deal_for
+from mahjong.engine.layout import bits
+from mahjong.engine.position import Position
+from mahjong.engine.shuffle import ShuffleError
+from mahjong.engine.shuffle import shuffle as engine_shuffle
+from mahjong.engine.tiles import FACES
+from rooms.models import Entry, Move, Race
+
+
+class NotReplayable(Exception):
+    """The stored moves do not rebuild the stored board (or predate replays)."""
+
+
+def race_replay(race: Race) -> dict:
+    """The replay of a finished race as JSON-ready data (the caller checks it finished)."""
+    moves = _moves_by_entry(race)
+    entries = race.entries.select_related("seat").order_by("place", "pk")
+    players = [_player(race, entry, moves.get(entry.pk, [])) for entry in entries]
+    return {
+        "race": {
+            "id": race.pk,
+            "room": race.room.code,
+            "number": race.number,
+            "rules": race.rules,
+            "go_at": race.go_at.isoformat(),
+            "length_ms": _ms(race, race.finished_at),
+        },
+        "deals": {code: deal_json(code) for code in sorted({p["code"] for p in players})},
+        "players": players,
+    }
+
+
+def deal_json(code: str) -> dict:
+    deal = deal_for(code)
+    return {
+        "tiles": [[x, y, z] for x, y, z in deal.layout.positions],
+        "faces": [FACES[face] for face in deal.faces],
+    }
+
+
+def _moves_by_entry(race: Race) -> dict[int, list[Move]]:
+    found: dict[int, list[Move]] = {}
+    for move in Move.objects.filter(entry__race=race).order_by("pk"):
+        found.setdefault(move.entry_id, []).append(move)
+    return found
+
+
+def _player(race: Race, entry: Entry, moves: list[Move]) -> dict:
+    position, events = _rebuild(race, entry, moves)
+    return {
+        "seat": entry.seat_id,
+        "nickname": entry.seat.nickname,
+        "cpu": entry.seat.cpu_level or None,
+        "code": entry.code,
+        "status": entry.status,
+        "finished_ms": entry.finished_ms,
+        # When the board stopped: its finish, or the give-up (its last action).
+        "ended_ms": entry.finished_ms or _ms(race, entry.last_action_at),
+        "place": entry.place,
+        "points": float(entry.points) if entry.points is not None else None,
+        "pairs": sum(1 for e in events if e[1] == "pair"),
+        "cpu_pairs": sum(1 for e in events if e[1] == "pair" and e[4]),
+        "events": events,
+    }
+
+
+def _rebuild(race: Race, entry: Entry, moves: list[Move]) -> tuple[Position, list[list]]:
+    """Play the moves again on the deal; each becomes an event [ms since go, kind, …]:
+    [t, "pair", i, j, by_cpu] or [t, "shuffle", faces, positions or None]."""
+    position = deal_for(entry.code).start()
+    events = []
+    for move in moves:
+        t = _ms(race, move.at)
+        if move.kind == Move.Kind.PAIR:
+            i, j = move.tiles
+            ok, reason = position.can_remove(i, j)
+            if not ok:
+                raise NotReplayable(f"{entry.seat.nickname}'s pair {move.number}: {reason}")
+            position = position.remove(i, j)
+            events.append([t, "pair", i, j, int(move.by_cpu)])
+        else:
+            shuffled = _shuffled(entry, move, position)
+            position = shuffled.position
+            # Tiles move only in a rare shuffle (a flattened board): then their places too.
+            places = [list(p) for p in position.layout.positions] if shuffled.moved else None
+            events.append([t, "shuffle", [FACES[face] for face in position.faces], places])
+    if list(position.faces) != list(entry.faces) or bits(position.alive) != bits(
+        int(entry.alive, 16)
+    ):
+        raise NotReplayable(f"{entry.seat.nickname}'s moves do not rebuild the stored board")
+    return position, events
+
+
+def _shuffled(entry: Entry, move: Move, position: Position):
+    if move.seed is None:
+        raise NotReplayable("the race was played before replays kept each shuffle")
+    try:
+        return engine_shuffle(position, seed=move.seed)
+    except ShuffleError as error:
+        raise NotReplayable(f"{entry.seat.nickname}'s shuffle: {error}") from None
+
+
+def _ms(race: Race, moment) -> int | None:
+    if moment is None or race.go_at is None:
+        return None
+    return max(0, round((moment - race.go_at).total_seconds() * 1000))
