@@ -47,6 +47,7 @@ def _owner_seat_id(room: Room) -> int | None:
 
 def race_json(race: Race) -> dict:
     return {
+        "id": race.pk,  # its replay's address, once finished (replays/urls.py)
         "number": race.number,
         "status": race.status,
         "rules": race.rules,

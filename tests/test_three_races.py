@@ -67,6 +67,9 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
         for page in (ana, bo, watcher):
             expect(page.locator("#results")).to_be_visible()
             expect(page.locator("#results-title")).to_have_text(f"Results of race {number}")
+            race_id = server_side(lambda n=number: Race.objects.get(number=n).pk)
+            replay = page.get_by_role("link", name="Watch the replay")
+            expect(replay).to_have_attribute("href", f"/replays/race/{race_id}/")
             expect(page.locator("#play-area")).to_be_hidden()
         no_sideways_scroll(bo)
         expect(bo.locator("#message")).to_have_text("")

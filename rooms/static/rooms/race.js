@@ -402,6 +402,7 @@
     board.enabled = false;
     const ranked = snap.room.ranked;
     $("results-title").textContent = T.results_title.replace("{n}", snap.race.number);
+    $("replay-link").href = root.dataset.replayUrl.replace("/0/", `/${snap.race.id}/`);
     $("rating-head").hidden = !ranked;
     $("results-rows").replaceChildren(...(snap.results || []).map((row) => {
       const tr = document.createElement("tr");

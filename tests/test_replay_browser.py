@@ -1,0 +1,52 @@
+"""A race replay in Chromium: played at 8×, paused, scrubbed and stepped, every board
+showing the tiles left at that moment; one board at a time on a phone."""
+
+from playwright.sync_api import expect
+
+from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
+from tests.test_replays import a_finished_race
+
+
+def tiles_shown(page, nickname: str) -> int:
+    board = page.locator(".replay-board", has_text=nickname)
+    return board.locator(".tile:not([hidden])").count()
+
+
+def test_a_replay_plays_at_eight_times_pauses_scrubs_and_steps(asgi_server, new_device):
+    race = server_side(a_finished_race)
+    page = page_for(new_device, asgi_server, None, DESKTOP)
+    page.goto(f"{asgi_server.url}/replays/race/{race.pk}/")
+    expect(page.locator(".replay-board")).to_have_count(3)
+    assert tiles_shown(page, "Bo") == 34  # the start: every tile
+    page.get_by_role("button", name="8×").click()
+    page.get_by_role("button", name="Play").click()
+    expect(page.locator(".replay-board", has_text="Bo")).to_contain_text("%")
+    page.wait_for_timeout(1500)  # 12 s of race at 8×
+    page.get_by_role("button", name="Pause").click()
+    shown = tiles_shown(page, "Bo")
+    assert shown < 34
+    page.wait_for_timeout(400)
+    assert tiles_shown(page, "Bo") == shown  # paused: nothing moves
+    page.locator("#timeline").fill("0")
+    assert tiles_shown(page, "Bo") == 34
+    page.keyboard.press("ArrowRight")  # one moment forward: both first pairs, at 0:02
+    assert (tiles_shown(page, "Ana"), tiles_shown(page, "Bo")) == (32, 32)
+    page.keyboard.press("ArrowRight")  # Ana's second pair, at 0:03
+    assert (tiles_shown(page, "Ana"), tiles_shown(page, "Bo")) == (30, 32)
+    expect(page.locator("#replay-clock")).to_have_text("0:03")
+    page.keyboard.press("ArrowLeft")
+    assert (tiles_shown(page, "Ana"), tiles_shown(page, "Bo")) == (32, 32)
+    page.keyboard.press("End")
+    expect(page.locator("#replay-standings li").first).to_contain_text("Bo")
+    assert tiles_shown(page, "Bo") == 0
+    shoot(page, "replay-desktop")
+
+
+def test_a_phone_shows_one_board_and_switches(asgi_server, new_device):
+    race = server_side(a_finished_race)
+    page = page_for(new_device, asgi_server, None, PHONE)
+    page.goto(f"{asgi_server.url}/replays/race/{race.pk}/")
+    expect(page.locator(".replay-board:visible")).to_have_count(1)
+    page.select_option("#board-choice", label="Bo")
+    expect(page.locator(".replay-board:visible")).to_contain_text("Bo")
+    shoot(page, "replay-phone")
