@@ -56,4 +56,42 @@ def strings() -> dict:
         "your_record": _("Your record on this level: {time}"),
         "offline": _("The server cannot be reached; try again."),
         "face_down": _("face down"),
+        **view_strings(),
+        **help_strings(),
+    }
+
+
+def view_strings() -> dict:
+    """The tile's accessible name, the open-pairs count and the view controls."""
+    return {
+        # Read by screen readers for each tile: "5 of bamboo, layer 3 of 5, free".
+        "tile_label": _("{face}, layer {layer} of {layers}, {state}"),
+        "pairs_open_none": _("No pairs open."),
+        "pairs_open_one": _("1 pair open."),
+        "pairs_open_many": _("{n} pairs open."),
+        "view_controls": _("Board view"),
+        "zoom_in": _("Zoom in"),
+        "zoom_out": _("Zoom out"),
+        "zoom_fit": _("Fit the board"),
+        "full_screen": _("Full screen"),
+        "exit_full_screen": _("Exit full screen"),
+    }
+
+
+def help_strings() -> dict:
+    """The board's keyboard help (`?`)."""
+    return {
+        "help_title": _("Keyboard"),
+        "help_close": _("Close"),
+        "key_enter": _("Enter Space"),
+        "key_escape": _("Esc"),
+        "help_arrows": _("move between free tiles"),
+        "help_select": _("select the tile"),
+        "help_escape": _("clear the selection"),
+        "help_pairs": _("say how many pairs are open"),
+        "help_zoom": _("zoom in, zoom out, fit the board"),
+        "help_hint": _("hint"),
+        "help_undo": _("undo"),
+        "help_pause": _("pause"),
+        "help_help": _("this help"),
     }
