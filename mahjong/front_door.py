@@ -22,7 +22,7 @@ STREAK_LOOKBACK_DAYS = 400  # a streak longer than this still shows as this many
 # A little pyramid in tile units (x, y, layer): 6×4 with an end on each side, 4×3, 2×2,
 # and two tiles on top, a free pair that is picked and lifts away (site.css, "pv-pick").
 TILE_W, TILE_H = 30, 40
-LAYER_SHIFT = 4  # px each layer is drawn up and left, as on the real board
+LAYER_SHIFT = 5  # px each layer is drawn up and left, as on the real board
 PAD = 14
 PREVIEW_PLACES = (
     [(x, y, 0) for y in range(4) for x in range(6)]
@@ -48,9 +48,11 @@ def preview_tiles(day: datetime.date) -> list[PreviewTile]:
     """The preview's tiles, back to front: layer by layer, column by column, so each
     tile's thickness (drawn right and below it) is covered by its neighbours there. The
     faces change every day."""
-    faces = random.Random(day.toordinal()).choices(range(REGULAR_FACES), k=len(PREVIEW_PLACES))
-    top = len(PREVIEW_PLACES) - 2
-    faces[top + 1] = faces[top]  # the two top tiles are the matching pair
+    chance = random.Random(day.toordinal())
+    pair = chance.randrange(REGULAR_FACES)
+    others = [face for face in range(REGULAR_FACES) if face != pair]  # the pair stands out
+    faces = chance.choices(others, k=len(PREVIEW_PLACES) - 2) + [pair, pair]
+    top = len(PREVIEW_PLACES) - 2  # the two top tiles are the matching pair
     tiles = []
     for index, (x, y, layer) in enumerate(PREVIEW_PLACES):
         tiles.append(

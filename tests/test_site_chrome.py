@@ -9,6 +9,9 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from playwright.sync_api import expect
 
+from accounts.models import Player
+from records.leaderboards import daily_code, today
+from tests.accounts_helpers import won_game
 from tests.browser_helpers import DESKTOP, PHONE, page_for, shoot
 from tests.rooms_helpers import room_with
 
@@ -200,7 +203,9 @@ def test_screens_for_a_look(asgi_server, new_device, viewport, theme):
     from rooms import lobby
 
     lobby.set_public(ana, room.code, True)
-    page = page_for(new_device, asgi_server, None, viewport)
+    mei = Player.objects.create(nickname="Mei")
+    won_game(mei, 95_000, code=daily_code(today()))
+    page = page_for(new_device, asgi_server, mei, viewport)
     page.emulate_media(color_scheme=theme)
     width = viewport["width"]
     for path, name in [
