@@ -10,7 +10,7 @@ from mahjong.deals import deal_for
 from mahjong.engine.layout import bits
 from mahjong.engine.position import Position
 from mahjong.engine.tiles import FACES
-from rooms import lobby, races
+from rooms import cpu_seats, lobby, races
 from rooms.models import Entry, Move
 from tests.practice_helpers import moves_to_a_dead_end
 from tests.rooms_helpers import room_with
@@ -20,20 +20,40 @@ T0 = timezone.now()
 BEGINNER_SEED = 12345  # MJ1-L01-AAAASGV, which has dead ends
 
 
-def a_finished_race():
-    """Ana shuffles out of a dead end then gives up, Bo clears the board, a CPU plays."""
+def a_finished_race(checkpoints: list | None = None):
+    """Ana shuffles out of a dead end then gives up, a CPU makes three pairs, Bo clears
+    the board. `checkpoints` gets (seat, ms after go, tiles left, faces) read from the
+    database along the way."""
+    checkpoints = [] if checkpoints is None else checkpoints
     room, (ana, bo) = room_with("Ana", "Bo", cpus=("steady",))
     lobby.update_rules(ana, room.code, {"level": "beginner"})
     race = races.start_race(ana, room.code, now=T0, seed=BEGINNER_SEED)
-    now = race.go_at + timedelta(seconds=2)
+    go = race.go_at
+
+    def check(entry, seconds):
+        entry.refresh_from_db()
+        alive = bits(int(entry.alive, 16))
+        checkpoints.append((entry.seat_id, seconds * 1000, alive, [FACES[f] for f in entry.faces]))
+
     ana_entry = race.entries.get(seat__player=ana)
-    for n, pair in enumerate(moves_to_a_dead_end(ana_entry.code)):
-        races.play_pair(ana, room.code, list(pair), n, now=now + timedelta(seconds=n))
-    races.shuffle(ana, room.code, now=now + timedelta(seconds=30))
-    races.give_up(ana, room.code, now=now + timedelta(seconds=40))
+    dead_end = moves_to_a_dead_end(ana_entry.code)
+    for n, pair in enumerate(dead_end):
+        races.play_pair(ana, room.code, list(pair), n, now=go + timedelta(seconds=2 + n))
+    check(ana_entry, 2 + len(dead_end))
+    races.shuffle(ana, room.code, now=go + timedelta(seconds=32))
+    check(ana_entry, 32)
+    races.give_up(ana, room.code, now=go + timedelta(seconds=42))
+    cpu_entry = race.entries.get(seat__cpu_level="steady")
+    for step in (1, 2, 3):
+        cpu_seats.cpu_act(
+            None, room.code, cpu_entry.seat_id, step, now=go + timedelta(seconds=5 * step)
+        )
+    check(cpu_entry, 15)
     bo_entry = race.entries.get(seat__player=bo)
     for n, pair in enumerate(deal_for(bo_entry.code).plan):
-        races.play_pair(bo, room.code, sorted(pair), n, now=now + timedelta(seconds=3 * n))
+        races.play_pair(bo, room.code, sorted(pair), n, now=go + timedelta(seconds=2 + 3 * n))
+        if n == 7:
+            check(bo_entry, 2 + 3 * n)
     race.refresh_from_db()
     return race
 
@@ -63,6 +83,32 @@ def test_a_finished_race_replays_to_exactly_the_boards_it_ended_with(client):
     ana = next(p for p in replay["players"] if p["nickname"] == "Ana")
     assert [e[1] for e in ana["events"]].count("shuffle") == 1
     assert ana["status"] == "gave_up" and ana["ended_ms"] == 42_000
+
+
+def boards_at(player: dict, deal: dict, t: int) -> tuple[list[int], list[str]]:
+    """The tiles left and the faces of a replayed board at `t` ms, from its events."""
+    faces, alive = list(deal["faces"]), set(range(len(deal["tiles"])))
+    for event in player["events"]:
+        if event[0] > t:
+            break
+        if event[1] == "pair":
+            alive -= {event[2], event[3]}
+        else:
+            faces = event[2]
+    return sorted(alive), faces
+
+
+def test_a_replay_shows_each_board_as_the_database_held_it_along_the_way(client):
+    checkpoints = []
+    race = a_finished_race(checkpoints)
+    replay = replay_of(client, race).json()
+    players = {p["seat"]: p for p in replay["players"]}
+    assert len({seat for seat, *_ in checkpoints}) == 3  # Ana, the CPU and Bo
+    for seat, t, alive, faces in checkpoints:
+        player = players[seat]
+        assert boards_at(player, replay["deals"][player["code"]], t) == (alive, faces)
+    cpu = next(p for p in replay["players"] if p["cpu"])
+    assert (cpu["pairs"], cpu["cpu_pairs"]) == (3, 3)
 
 
 def test_every_move_of_a_replay_is_legal_for_the_engine_in_order(client):
