@@ -2,21 +2,29 @@
 
 import json
 
-from django.http import JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player
+from mahjong import daily
 from mahjong.board_strings import strings
-from mahjong.engine.catalog import BY_NAME, CATALOG, LEVELS
+from mahjong.engine.catalog import BY_NAME, BY_NUMBER, CATALOG, LEVELS
 from mahjong.engine.tiles import FACES
+from mahjong.layout_preview import preview_svg
 from mahjong.rules import Level, layout_label
 from practice import actions
+from practice.daily import frame as daily_frame
 from practice.models import SoloGame
+from practice.wins import own_rank
+from practice.wording import rank_text
 
 DEFAULT_LEVEL = "easy"
 MAX_BODY_BYTES = 2048
+SHOWN_CODE_CHARS = 24  # of a code that is not one: enough to recognise it, not a page of it
 
 
 def game_state(game: SoloGame, position=None) -> dict:
@@ -28,7 +36,9 @@ def game_state(game: SoloGame, position=None) -> dict:
         "code": game.code,
         "layout": {
             "number": game.layout_number,
+            "name": BY_NUMBER[game.layout_number].name,
             "label": layout_label(game.layout_number),
+            "flowers": BY_NUMBER[game.layout_number].flowers,
         },
         "tiles": [
             {"x": x, "y": y, "z": z, "face": FACES[face]}
@@ -48,43 +58,119 @@ def game_state(game: SoloGame, position=None) -> dict:
 
 
 def win_summary(game: SoloGame) -> dict:
+    """The win dialog's facts: the time, its place among the player's own wins on the
+    layout ("your 3rd best"), and the record to beat."""
     previous = SoloGame.best_win_ms(game.player, game.layout_number, exclude_pk=game.pk)
+    rank = own_rank(game)
     return {
         "time_ms": game.time_ms,
         "hints_used": game.hints_used,
         "record": previous is None or game.time_ms < previous,
         "previous_best_ms": previous,
+        "rank": rank,
+        "rank_text": rank_text(rank),
     }
 
 
+def _tiles(count: int) -> str:
+    return _("%(count)s tiles") % {"count": count}
+
+
 def choices() -> dict:
+    """The New game dialog's choices: levels with their tile counts, with and without
+    flowers (docs/RULES.md §Layouts and levels), and every built-in layout."""
+    flowered = {e.level: e for e in CATALOG if e.flowers}
+    levels = []
+    for level, label in Level.choices:
+        plain, with_flowers = BY_NAME[level], flowered[level]
+        levels.append(
+            {
+                "name": level,
+                "label": label,
+                "tiles": _tiles(plain.tiles),
+                "tiles_flowers": _tiles(with_flowers.tiles),
+                "preview": reverse("play-layout-preview", args=[plain.name]),
+                "preview_flowers": reverse("play-layout-preview", args=[with_flowers.name]),
+            }
+        )
+    layouts = [
+        {
+            "name": e.name,
+            "label": layout_label(e.number),
+            "tiles": _tiles(e.tiles),
+            "preview": reverse("play-layout-preview", args=[e.name]),
+        }
+        for e in CATALOG
+    ]
+    return {"levels": levels, "layouts": layouts}
+
+
+def page_strings() -> dict:
+    """The page's own words (the board's are mahjong/board_strings.py)."""
     return {
-        "levels": Level.choices,
-        "layouts": [
-            {"name": e.name, "number": e.number, "label": layout_label(e.number)} for e in CATALOG
-        ],
+        "copied": _("Link copied"),
+        "copy_failed": _("Select the link and copy it."),
     }
 
 
 def play(request, code=None):
+    """The practice page: the player's game, or a new one of `code`. A code that is not
+    one shows a plain word about the link and a way to start, not a board."""
     player = ensure_player(request)
     game = actions.current_game(player)
-    error = None
-    if code is not None and (game is None or game.code != code.upper()):
+    if code is not None and (game is None or game.code != code.strip().upper()):
         try:
             game = actions.start_game(player, code)
-        except actions.PracticeError as refused:
-            error = _("That game code cannot be played: %(reason)s") % {"reason": refused}
+        except actions.PracticeError:
+            return _no_game(request, player, code)
     if game is None:
         level_layout = BY_NAME[DEFAULT_LEVEL].number
         game = actions.start_game(player, actions.random_code(level_layout))
+    return _page(request, player, game)
+
+
+def play_daily(request):
+    """/play/daily/: today's challenge (a UTC day's Easy deal, mahjong/daily.py)."""
+    return play(request, daily.daily_code(daily.today()))
+
+
+def _page(request, player, game: SoloGame | None, status: int = 200, not_a_game: str = ""):
+    day = daily.today()
+    state = game_state(game) if game is not None else None
+    # The daily frame is only for today's deal (a replay of another day's is a game).
+    is_daily = state is not None and state["code"] == daily.daily_code(day)
     context = {
-        "state": game_state(game),
+        "state": state,
         "choices": choices(),
-        "error": error,
+        "not_a_game": not_a_game,
+        "own_game_waits": state is None and actions.current_game(player) is not None,
+        "daily": daily_frame(player, day) if is_daily else None,
         "strings": strings(),
+        "page_strings": page_strings(),
     }
-    return render(request, "practice/play.html", context, status=400 if error else 200)
+    return render(request, "practice/play.html", context, status=status)
+
+
+def _no_game(request, player, code: str):
+    """400: the link's code is malformed or names no layout of ours. The player's own
+    game, if any, stays as it was and the page offers to go back to it."""
+    shown = code.strip().upper()
+    if len(shown) > SHOWN_CODE_CHARS:
+        shown = shown[: SHOWN_CODE_CHARS - 1] + "…"
+    message = _("This link doesn't open a game: the code '%(code)s' is not one of ours.") % {
+        "code": shown
+    }
+    return _page(request, player, None, status=400, not_a_game=message)
+
+
+@require_GET
+@cache_control(public=True, max_age=24 * 3600)
+def layout_preview(request, name):
+    """A built-in layout's shape as SVG (mahjong/layout_preview.py)."""
+    entry = BY_NAME.get(name)
+    if entry is None:
+        raise Http404(name)
+    return HttpResponse(preview_svg(entry.number), content_type="image/svg+xml")
 
 
 def _body(request) -> dict:

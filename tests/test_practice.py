@@ -179,7 +179,7 @@ def test_reopening_the_page_restores_the_game(device):
 def test_a_malformed_code_gets_a_clear_message(device):
     response = device.open("MJ1-L00-AAAA")
     assert response.status_code == 400
-    assert "That game code cannot be played" in response.content.decode()
+    assert "This link doesn&#x27;t open a game" in response.content.decode()
 
 
 def test_an_unknown_layout_number_is_refused_by_the_api(device):

@@ -6,8 +6,9 @@
   const $ = (id) => document.getElementById(id);
   const root = $("play");
   const T = JSON.parse($("strings").textContent);
+  const P = JSON.parse($("page-strings").textContent);
   const csrf = document.querySelector("meta[name=csrf-token]").content;
-  let game = null; // the server's last state
+  let game = null; // the server's last state (null: the link held no game)
   let removed = []; // pairs removed, as the player sees them
   let clock = { base: 0, since: null };
   let queue = Promise.resolve(); // server calls, strictly in order
@@ -19,10 +20,18 @@
   });
 
   function draw(state, at) {
+    root.hidden = false; // a link that held no game showed no board until now
     board.load(state.tiles);
     applyState(state, at);
     $("code").textContent = state.code;
     document.title = `${state.layout.label} · ${state.code}`;
+    frameDaily(state.code);
+  }
+
+  // The daily challenge's frame belongs to today's deal only: another game hides it.
+  function frameDaily(code) {
+    const daily = $("daily");
+    if (daily) daily.hidden = daily.dataset.code !== code;
   }
 
   // Bring the board to the server's state (after a draw, a refusal, an undo); `at` is
@@ -40,9 +49,14 @@
     tick(); // the server's clock at once, not at the next beat
   }
 
+  // The buttons that act on the board are enabled only when they can do something:
+  // not after a win (nothing left to undo into), not under the pause cover.
   function showProgress() {
     $("progress").textContent = `${board.progress()}%`;
-    $("undo").disabled = removed.length === 0;
+    const live = playing() && board.aliveCount() > 0;
+    $("undo").disabled = !live || removed.length === 0;
+    $("hint").disabled = !live;
+    $("pause").disabled = !game || game.status !== "playing" || board.aliveCount() === 0;
   }
 
   function playing() { return game && game.status === "playing" && !game.paused; }
@@ -54,7 +68,8 @@
     send("move", { game: game.id, tiles: pair, n }).then((state) => {
       if (!state) return;
       game = state;
-      if (state.status === "won") showWon(state.result);
+      showProgress();
+      if (state.status === "won") celebrate(state);
     });
     if (board.aliveCount() > 0 && board.isBlocked()) setTimeout(() => $("blocked-dialog").showModal(), 250);
   }
@@ -112,6 +127,8 @@
   function setPaused(paused) {
     root.classList.toggle("paused", paused);
     board.enabled = !paused;
+    // A hint's glow would show through the cover, and it means nothing after a pause.
+    if (paused && board.clearHints) board.clearHints();
     $("paused-cover").hidden = !paused;
     $("pause").setAttribute("aria-pressed", String(paused));
     $("pause").textContent = paused ? T.resume : T.pause;
@@ -122,13 +139,17 @@
     const action = game.paused ? "resume" : "pause";
     // The clock stops under the cover at once; the server's answer then sets it exactly.
     if (action === "pause") clock = { base: clockMs(), since: null };
-    setPaused(!game.paused);
+    game.paused = !game.paused;
+    setPaused(game.paused);
+    showProgress();
     send(action, { game: game.id }).then((state) => state && applyState(state));
   }
 
   function newGame(body) {
     return send("new", body).then((state) => {
       if (!state) return false;
+      const noGame = $("no-game");
+      if (noGame) noGame.remove();
       draw(state);
       history.replaceState(null, "", `${root.dataset.playUrl}${state.code}/`);
       say("");
@@ -136,13 +157,50 @@
     });
   }
 
-  function showWon(result) {
+  // --- the win ----------------------------------------------------------------------------
+  function celebrate(state) {
+    if (board.celebrate) board.celebrate();
+    if (window.MahjongSound) MahjongSound.play("win");
+    showWon(state);
+  }
+
+  function shareLink(code) {
+    return new URL(`${root.dataset.playUrl}${code}/`, location.href).href;
+  }
+
+  function showWon(state) {
+    const result = state.result;
     $("won-time").textContent = MahjongBoard.formatTime(result.time_ms);
+    $("won-rank").textContent = `— ${result.rank_text}`;
     $("won-hints").textContent = result.hints_used;
     $("won-record").textContent = result.record
       ? T.new_record
       : T.your_record.replace("{time}", MahjongBoard.formatTime(result.previous_best_ms));
+    $("won-code").textContent = state.code;
+    $("won-link").value = shareLink(state.code);
+    $("won-copied").textContent = "";
     $("won-dialog").showModal();
+    $("won-again").focus();
+  }
+
+  function fromWon(body) {
+    return () => newGame(body).then((started) => { if (started) $("won-dialog").close(); });
+  }
+
+  async function copyLink() {
+    const field = $("won-link");
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(field.value);
+      copied = true;
+    } catch (error) {
+      // No clipboard permission (an http page, an old browser): the selection way.
+      field.focus();
+      field.select();
+      try { copied = document.execCommand("copy"); } catch (e) { copied = false; }
+    }
+    $("won-copied").textContent = copied ? P.copied : P.copy_failed;
+    if (!copied) { field.focus(); field.select(); }
   }
 
   function clockMs() {
@@ -155,25 +213,55 @@
     if (game) $("clock").textContent = MahjongBoard.formatTime(clockMs());
   }
 
+  // --- options ----------------------------------------------------------------------------
+  // "Highlight matching tiles": a helper, off until the player turns it on; remembered.
+  function setupShowMatches(button) {
+    const apply = (on) => {
+      board.showMatches = on;
+      button.setAttribute("aria-pressed", String(on));
+      try { localStorage.setItem("mj-show-matches", on ? "on" : "off"); } catch (e) { /* private mode */ }
+    };
+    button.addEventListener("click", () => apply(!board.showMatches));
+    let saved = "off";
+    try { saved = localStorage.getItem("mj-show-matches") || saved; } catch (e) { /* private mode */ }
+    apply(saved === "on");
+  }
+
+  // The New game dialog: counts and previews follow the flowers switch.
+  function showFlowers() {
+    const on = $("flowers").checked;
+    $("new-game-form").classList.toggle("with-flowers", on);
+    document.querySelectorAll(".levels img[data-flowers]").forEach((img) => {
+      img.src = on ? img.dataset.flowers : img.dataset.plain;
+    });
+  }
+
+  function openNewGame() {
+    $("code-error").textContent = "";
+    $("new-game-dialog").showModal();
+  }
+
   // --- wiring ---------------------------------------------------------------------------
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
   $("pause").addEventListener("click", togglePause);
   $("resume").addEventListener("click", togglePause);
-  $("new-game").addEventListener("click", () => {
-    $("code-error").textContent = "";
-    $("new-game-dialog").showModal();
-  });
+  $("new-game").addEventListener("click", openNewGame);
+  if ($("no-game-new")) $("no-game-new").addEventListener("click", openNewGame);
   $("blocked-undo").addEventListener("click", undo);
-  $("blocked-new").addEventListener("click", () => { $("blocked-dialog").close(); $("new-game").click(); });
-  $("won-new").addEventListener("click", () => { $("won-dialog").close(); $("new-game").click(); });
+  $("blocked-new").addEventListener("click", () => { $("blocked-dialog").close(); openNewGame(); });
+  $("won-again").addEventListener("click", () => fromWon({ layout: game.layout.name })());
+  $("won-replay").addEventListener("click", () => fromWon({ code: game.code })());
+  $("won-copy").addEventListener("click", copyLink);
+  $("won-new").addEventListener("click", () => { $("won-dialog").close(); openNewGame(); });
+  $("flowers").addEventListener("change", showFlowers);
   $("new-game-form").addEventListener("submit", (event) => {
     const button = event.submitter;
     if (!button || button.value === "cancel") return;
     event.preventDefault();
     let body;
     if (button.name === "level") body = { level: button.value, flowers: $("flowers").checked };
-    else if (button.name === "layout") body = { layout: $("layout-choice").value };
+    else if (button.name === "layout") body = { layout: button.value };
     else body = { code: $("code-input").value };
     newGame(body).then((started) => {
       if (started) $("new-game-dialog").close();
@@ -185,14 +273,17 @@
   });
   MahjongBoard.listenKeys(board, { h: hint, u: undo, "Ctrl+z": undo, p: togglePause });
   MahjongBoard.setupTileStyle(root, $("tile-style"));
+  setupShowMatches($("show-matches"));
+  showFlowers();
 
-  const initialMessage = $("message").textContent;
-  // The page's own state was written when its answer began, not when this script ran:
-  // counting from then keeps the clock in step with the server's while the page loads.
-  const page = performance.getEntriesByType("navigation")[0];
-  draw(JSON.parse($("game-state").textContent), page ? page.responseStart : performance.now());
-  say(initialMessage);
-  if (game.status === "won") showWon(game.result);
+  const first = JSON.parse($("game-state").textContent);
+  if (first) {
+    // The page's own state was written when its answer began, not when this script ran:
+    // counting from then keeps the clock in step with the server's while the page loads.
+    const page = performance.getEntriesByType("navigation")[0];
+    draw(first, page ? page.responseStart : performance.now());
+    if (game.status === "won") showWon(game);
+  }
   setInterval(tick, 250);
   tick();
 })();

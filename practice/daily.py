@@ -1,0 +1,88 @@
+"""The daily challenge as practice frames it (read only): today's best times and a
+player's streak of days played. The deal itself is mahjong/daily.py."""
+
+import datetime
+from dataclasses import dataclass
+
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
+
+from accounts.models import Player
+from mahjong import daily
+from practice.models import SoloGame
+from practice.wins import best_win_per_player
+
+TOP_TIMES = 5
+# A streak is read back this many days at a time, so a long one costs a few queries.
+STREAK_WINDOW_DAYS = 60
+
+
+def games_of_the_day(day: datetime.date):
+    """Games of that day's code started on that UTC day (a replay later does not count)."""
+    start, end = daily.day_bounds(day)
+    return SoloGame.objects.filter(
+        code=daily.daily_code(day), started_at__gte=start, started_at__lt=end
+    )
+
+
+def daily_board(day: datetime.date, limit: int = 10) -> list[SoloGame]:
+    """Fastest wins of the day's code among games started on that UTC day."""
+    return best_win_per_player(games_of_the_day(day), limit)
+
+
+def days_played(player: Player, first: datetime.date, last: datetime.date) -> set:
+    """The UTC days in [first, last] on which `player` started that day's challenge."""
+    start, _end = daily.day_bounds(first)
+    _start, end = daily.day_bounds(last)
+    games = player.solo_games.filter(
+        layout_number=daily.DAILY_LAYOUT, started_at__gte=start, started_at__lt=end
+    ).values_list("code", "started_at")
+    days = set()
+    for code, started_at in games:
+        day = started_at.astimezone(datetime.UTC).date()
+        if code == daily.daily_code(day):
+            days.add(day)
+    return days
+
+
+def streak(player: Player, day: datetime.date) -> int:
+    """Consecutive days up to `day` on which the player started the day's challenge,
+    finished or not. A streak still counts on a day not yet played: it ends only once
+    a whole day passes without a game (yesterday's streak is alive until midnight UTC)."""
+    count = 0
+    cursor = day
+    while True:
+        first = cursor - datetime.timedelta(days=STREAK_WINDOW_DAYS - 1)
+        played = days_played(player, first, cursor)
+        if count == 0 and cursor == day and day not in played:
+            cursor -= datetime.timedelta(days=1)  # today is still open
+        while first <= cursor and cursor in played:
+            count += 1
+            cursor -= datetime.timedelta(days=1)
+        if cursor >= first:  # the run broke inside this window
+            return count
+
+
+@dataclass
+class DailyFrame:
+    code: str
+    title: str
+    best: list  # SoloGame, fastest first
+    streak: int
+    streak_text: str
+
+
+def frame(player: Player, day: datetime.date) -> DailyFrame:
+    """What the page says around today's deal."""
+    days = streak(player, day)
+    # Translators: a day and month, as in "1 December" (Django date format characters).
+    date = dateformat.format(day, pgettext("day and month", "j F"))
+    return DailyFrame(
+        code=daily.daily_code(day),
+        title=_("Daily challenge — %(date)s") % {"date": date},
+        best=daily_board(day, TOP_TIMES),
+        streak=days,
+        streak_text=ngettext("%(count)s day in a row", "%(count)s days in a row", days)
+        % {"count": days},
+    )

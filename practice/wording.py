@@ -1,0 +1,28 @@
+"""Words for a win's place among the player's own wins, in the player's language."""
+
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st… (Spanish: 1.º, 2.º…): each form is its own
+    message, so a language picks its own suffixes."""
+    if n % 100 in (11, 12, 13):
+        pattern = pgettext("ordinal 11, 12, 13", "%(n)sth")
+    elif n % 10 == 1:
+        pattern = pgettext("ordinal 1", "%(n)sst")
+    elif n % 10 == 2:
+        pattern = pgettext("ordinal 2", "%(n)snd")
+    elif n % 10 == 3:
+        pattern = pgettext("ordinal 3", "%(n)srd")
+    else:
+        pattern = pgettext("ordinal 0, 4-9", "%(n)sth")
+    return pattern % {"n": n}
+
+
+def rank_text(rank: int) -> str:
+    """ "your best!" for a first place, else "your 3rd best"."""
+    if rank == 1:
+        return _("your best!")
+    # Translators: %(ordinal)s is "2nd", "3rd"… (the ordinal messages).
+    return _("your %(ordinal)s best") % {"ordinal": ordinal(rank)}
