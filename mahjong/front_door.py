@@ -8,6 +8,9 @@ import random
 from dataclasses import dataclass
 
 from django.db.models.functions import TruncDate
+from django.utils import dateformat
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from accounts.identity import player_for_request
 from accounts.models import Player
@@ -70,14 +73,20 @@ def preview_tiles(day: datetime.date) -> list[PreviewTile]:
 # --- today's challenge ------------------------------------------------------------------
 @dataclass
 class Daily:
-    day: datetime.date
+    title: str
     code: str
     best: object  # the fastest win today (a SoloGame), or None
 
 
 def daily(day: datetime.date) -> Daily:
     board = leaderboards.daily_board(day)
-    return Daily(day=day, code=leaderboards.daily_code(day), best=board[0] if board else None)
+    # The same words as the daily game's own page (practice/daily.py).
+    date = dateformat.format(day, pgettext("day and month", "j F"))
+    return Daily(
+        title=_("Daily challenge — %(date)s") % {"date": date},
+        code=leaderboards.daily_code(day),
+        best=board[0] if board else None,
+    )
 
 
 def rooms_to_join(limit: int = ROOMS_SHOWN) -> list[dict]:

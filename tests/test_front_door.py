@@ -44,6 +44,8 @@ def test_a_first_visit_offers_play_now_the_daily_challenge_and_makes_no_player()
     assert 'id="play-now" href="/play/">Play now</a>' in page
     assert f'id="play-daily" href="/play/{daily_code(today())}/"' in page
     assert "No one has cleared it yet today" in page
+    day = today()
+    assert f'<h2 id="daily-title">Daily challenge — {day.day} {day:%B}</h2>' in page
     assert 'id="front-record"' not in page  # nothing to show before a game
     assert Player.objects.count() == 0  # crawlers and first visits make no rows
     assert 'id="learn-link" href="/learn/"' in page
@@ -82,7 +84,7 @@ def test_after_a_win_the_player_sees_their_record_and_streak():
     page = " ".join(home(client_of(mei)).split())
     assert 'id="record-games">3<' in page and 'id="record-wins">3<' in page
     assert 'id="record-best">2:05<' in page
-    assert "3 days in a row" in words(page)
+    assert 'id="record-streak">3<' in page
 
 
 @pytest.mark.django_db

@@ -11,6 +11,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Player
 from records.leaderboards import daily_code, today
+from rooms import lobby
 from tests.accounts_helpers import won_game
 from tests.browser_helpers import DESKTOP, PHONE, page_for, shoot
 from tests.rooms_helpers import room_with
@@ -112,6 +113,71 @@ def test_text_keeps_a_contrast_of_4_5_in_both_themes(asgi_server, new_device, th
         assert contrast_of(page, selector) >= 4.5, selector
 
 
+WHITE = """() => [...document.querySelectorAll("body *")].filter((el) => {
+    const box = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    return box.width > 0 && box.height > 0 && style.visibility !== "hidden"
+        && /^rgba?\\(25[0-5], 25[0-5], 25[0-5](, 1)?\\)$/.test(style.backgroundColor);
+}).map((el) => el.tagName + "#" + el.id + "." + el.className)"""
+
+
+def test_in_the_dark_theme_nothing_stays_glaring_white(asgi_server, new_device):
+    room, (ana,) = room_with("Ana")
+    lobby.set_public(ana, room.code, True)
+    mei = Player.objects.create(nickname="Mei")
+    won_game(mei, 95_000)
+    page = page_for(new_device, asgi_server, mei)
+    page.goto(f"{asgi_server.url}/")
+    assert page.evaluate(WHITE), "the probe finds the light theme's white cards"
+    page.emulate_media(color_scheme="dark")
+    for path in [
+        "/",
+        "/rooms/",
+        f"/rooms/{room.code}/",
+        "/leaderboards/",
+        "/me/",
+        "/records/",
+        "/rules/",
+        "/status/",
+        "/accounts/login/",
+    ]:
+        page.goto(f"{asgi_server.url}{path}")
+        expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+        assert page.evaluate(WHITE) == [], path
+
+
+def test_the_keyboard_reaches_and_works_every_setting(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, None)
+    page.goto(f"{asgi_server.url}/")
+    settings = page.get_by_role("button", name="Settings")
+    settings.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#settings")).to_be_visible()
+    page.keyboard.press("Tab")  # into the theme radios: System is checked
+    expect(page.get_by_role("radio", name="System")).to_be_focused()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("html")).to_have_attribute("data-theme", "light")
+    expect(page.get_by_role("radio", name="Light")).to_be_checked()
+    page.keyboard.press("ArrowDown")
+    expect(page.locator("html")).to_have_attribute("data-theme", "dark")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(page.locator("html")).to_have_attribute("data-contrast", "high")
+    page.keyboard.press("Escape")
+    expect(page.locator("#settings")).to_be_hidden()
+    expect(settings).to_be_focused()
+
+
+def test_the_preview_moves_only_without_reduced_motion(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, None)
+    page.goto(f"{asgi_server.url}/")
+    running = "() => document.getAnimations().filter((a) => a.playState === 'running').length"
+    assert page.evaluate(running) > 0
+    page.emulate_media(reduced_motion="reduce")
+    page.reload()
+    assert page.evaluate(running) == 0
+
+
 def test_high_contrast_tiles_are_a_remembered_switch(asgi_server, new_device):
     page = page_for(new_device, asgi_server, None)
     page.goto(f"{asgi_server.url}/play/")
@@ -200,8 +266,6 @@ def test_the_admin_links_the_site_status_page():
 def test_screens_for_a_look(asgi_server, new_device, viewport, theme):
     """Nothing to assert beyond "it draws": SCREENS_DIR keeps the pictures."""
     room, (ana,) = room_with("Ana")
-    from rooms import lobby
-
     lobby.set_public(ana, room.code, True)
     mei = Player.objects.create(nickname="Mei")
     won_game(mei, 95_000, code=daily_code(today()))
