@@ -203,6 +203,11 @@
     if (!copied) { field.focus(); field.select(); }
   }
 
+  // A phone's own share sheet, where there is one (the link to copy stays beside it).
+  function shareDeal() {
+    navigator.share({ title: document.title, url: $("won-link").value }).catch(() => {});
+  }
+
   function clockMs() {
     if (game.status === "won") return game.result.time_ms;
     const running = clock.since !== null && playing();
@@ -253,6 +258,10 @@
   $("won-again").addEventListener("click", () => fromWon({ layout: game.layout.name })());
   $("won-replay").addEventListener("click", () => fromWon({ code: game.code })());
   $("won-copy").addEventListener("click", copyLink);
+  if (navigator.share) {
+    $("won-share").hidden = false;
+    $("won-share").addEventListener("click", shareDeal);
+  }
   $("won-new").addEventListener("click", () => { $("won-dialog").close(); openNewGame(); });
   $("flowers").addEventListener("change", showFlowers);
   $("new-game-form").addEventListener("submit", (event) => {
