@@ -217,6 +217,10 @@ def test_the_phone_header_is_one_line_and_its_menu_opens_and_closes(asgi_server,
     expect(play).to_be_focused()
     page.mouse.click(200, 700)  # a click outside closes it
     expect(menu).to_have_attribute("aria-expanded", "false")
+    menu.click()
+    page.get_by_role("button", name="Settings").focus()
+    page.keyboard.press("Tab")  # tabbing out of the menu closes it too
+    expect(menu).to_have_attribute("aria-expanded", "false")
 
     menu.click()  # the settings live in the menu on a phone
     page.get_by_role("button", name="Settings").click()

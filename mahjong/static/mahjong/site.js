@@ -99,6 +99,10 @@
     document.addEventListener("click", function (event) {
       if (isOpen() && !header.contains(event.target)) setOpen(false, false);
     });
+    // Tabbing past the last link leaves the menu: it closes rather than cover the page.
+    header.addEventListener("focusout", function (event) {
+      if (isOpen() && event.relatedTarget && !header.contains(event.relatedTarget)) setOpen(false, false);
+    });
   }
 
   document.addEventListener("DOMContentLoaded", function () {
