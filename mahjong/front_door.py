@@ -126,13 +126,15 @@ def days_in_a_row(days: list[datetime.date], today: datetime.date) -> int:
 
 
 def days_played(player: Player, today: datetime.date) -> list[datetime.date]:
-    """The UTC days on which the player played a game that counts (records/statistics.py:
-    a pair removed, or a win), most recent first."""
-    since = today - datetime.timedelta(days=STREAK_LOOKBACK_DAYS)
+    """The UTC days on which the player started a game that counts (docs/RULES.md §Records
+    and boards: a pair removed, or a win)."""
+    since = datetime.datetime.combine(
+        today - datetime.timedelta(days=STREAK_LOOKBACK_DAYS), datetime.time.min, datetime.UTC
+    )
     rows = (
         statistics.played(player)
+        .filter(started_at__gte=since)
         .annotate(day=TruncDate("started_at", tzinfo=datetime.UTC))
-        .filter(day__gte=since)
         .values_list("day", flat=True)
         .distinct()
     )
@@ -146,12 +148,11 @@ def record(player: Player | None, today: datetime.date) -> Record | None:
     totals = statistics.totals(statistics.statistics(player))
     if not totals["games"]:
         return None
-    fastest = statistics.leaderboard(player)[:1]
     days = days_played(player, today)
     return Record(
         games=totals["games"],
         wins=totals["wins"],
-        best=fastest[0] if fastest else None,
+        best=statistics.wins(player).order_by("time_ms", "finished_at").first(),
         streak=days_in_a_row(days, today),
         played_today=today in days,
     )

@@ -88,6 +88,17 @@ def test_after_a_win_the_player_sees_their_record_and_streak():
 
 
 @pytest.mark.django_db
+def test_a_streak_not_yet_played_today_is_still_counted_and_the_player_is_nudged():
+    lin = Player.objects.create(nickname="Lin")
+    now = timezone.now()
+    won_game(lin, 80_000, started_at=now - datetime.timedelta(days=4))
+    won_game(lin, 80_000, started_at=now - datetime.timedelta(days=1))
+    page = home(client_of(lin))
+    assert 'id="record-streak">1<' in page
+    assert "Play today to keep your streak going." in page
+
+
+@pytest.mark.django_db
 def test_a_signed_in_player_on_a_new_device_sees_the_accounts_record():
     from tests.accounts_helpers import make_account
 

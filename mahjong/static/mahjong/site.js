@@ -6,7 +6,7 @@
 // player's choice "system|light|dark" in localStorage "mj-theme" ("system" follows
 // prefers-color-scheme, live); <html data-contrast="high"> when "mj-contrast" = "high";
 // "mj-sound" = "on" lets mahjong/sound.js play. Then, once the page is parsed: the
-// Settings popover's controls and the phone menu (docs/ARCHITECTURE.md §Pages).
+// Settings popover's controls and the phone menu.
 (function () {
   "use strict";
   var root = document.documentElement;
