@@ -128,6 +128,7 @@ def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
         raise PracticeError(reasons.translate(reason))
     position = position.remove(i, j)
     game.moves.append([i, j])
+    game.move_ms.append(game.clock_ms())
     if position.is_won():
         _finish(game)
     game.save()
@@ -153,8 +154,9 @@ def undo(player: Player, game_id, move_number) -> MoveResult:
     if game.paused:
         raise PracticeError(_("the game is paused"))
     game.moves.pop()
+    del game.move_ms[len(game.moves) :]  # its time too (a game from before has none)
     game.undos_used += 1
-    game.save(update_fields=["moves", "undos_used"])
+    game.save(update_fields=["moves", "move_ms", "undos_used"])
     return MoveResult(game, position_of(game))
 
 

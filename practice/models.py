@@ -23,6 +23,9 @@ class SoloGame(models.Model):
     tile_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
     moves = models.JSONField(default=list)
+    # The game clock (ms, pauses left out) at each pair of `moves`, for its replay
+    # (docs/ARCHITECTURE.md §Replays); undo pops both.
+    move_ms = models.JSONField(default=list)
     hints_used = models.PositiveIntegerField(default=0)
     undos_used = models.PositiveIntegerField(default=0)
     elapsed_ms = models.PositiveBigIntegerField(default=0)

@@ -80,6 +80,13 @@ def totals(rows: list[LayoutStatistics]) -> dict:
     }
 
 
+def recent_games(player, limit: int = RECENT_RACES) -> list[SoloGame]:
+    """The player's last practice games that are over (won or left with a pair removed),
+    newest first: each can be watched again (replays/)."""
+    over = played(player).exclude(status=SoloGame.Status.PLAYING)
+    return list(over.order_by("-started_at", "-pk")[:limit])
+
+
 def recent_races(player, limit: int = RECENT_RACES) -> list:
     """The player's last finished races (their Entry, with `field_size`), newest first."""
     entries = Entry.objects.filter(seat__player=player, race__status=Race.Status.FINISHED)

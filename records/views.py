@@ -75,5 +75,6 @@ def records_page(request):
         "statistics": rows,
         "totals": statistics.totals(rows),
         "leaderboard": statistics.leaderboard(player),
+        "recent_games": statistics.recent_games(player),
     }
     return render(request, "records/records.html", context)

@@ -12,6 +12,7 @@ from mahjong.engine.position import Position
 from mahjong.engine.shuffle import ShuffleError
 from mahjong.engine.shuffle import shuffle as engine_shuffle
 from mahjong.engine.tiles import FACES
+from practice.models import SoloGame
 from rooms.models import Entry, Move, Race
 
 
@@ -35,6 +36,50 @@ def race_replay(race: Race) -> dict:
         },
         "deals": {code: deal_json(code) for code in sorted({p["code"] for p in players})},
         "players": players,
+    }
+
+
+def game_replay(game: SoloGame) -> dict:
+    """The replay of a practice game that is over (won or left), in the shape of a race
+    with one board: its pairs as they stood at the end (undone ones are gone), each at
+    its time on the game's clock."""
+    if len(game.move_ms) != len(game.moves):
+        raise NotReplayable("the game was played before replays kept each pair's time")
+    position = deal_for(game.code).start()
+    events = []
+    for (i, j), t in zip(game.moves, game.move_ms, strict=True):
+        ok, reason = position.can_remove(i, j)
+        if not ok:
+            raise NotReplayable(f"pair {len(events)}: {reason}")
+        position = position.remove(i, j)
+        events.append([t, "pair", i, j, 0])
+    won = game.status == SoloGame.Status.WON
+    length = game.time_ms if won else (events[-1][0] if events else 0)
+    player = {
+        "seat": None,
+        "nickname": game.player.display_name,
+        "cpu": None,
+        "code": game.code,
+        "status": "finished" if won else "gave_up",
+        "finished_ms": game.time_ms if won else None,
+        "ended_ms": length,
+        "place": 1 if won else None,
+        "points": None,
+        "pairs": len(events),
+        "cpu_pairs": 0,
+        "events": events,
+    }
+    return {
+        "game": {
+            "id": game.pk,
+            "code": game.code,
+            "layout": game.layout_number,
+            "hints_used": game.hints_used,
+            "undos_used": game.undos_used,
+            "length_ms": length,
+        },
+        "deals": {game.code: deal_json(game.code)},
+        "players": [player],
     }
 
 

@@ -6,10 +6,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.identity import COOKIE_NAME, signed_token
+from accounts.models import Player
 from mahjong.deals import deal_for
 from mahjong.engine.layout import bits
 from mahjong.engine.position import Position
 from mahjong.engine.tiles import FACES
+from practice import actions as practice_actions
+from practice.models import SoloGame
 from rooms import cpu_seats, lobby, races
 from rooms.models import Entry, Move
 from tests.practice_helpers import moves_to_a_dead_end
@@ -148,3 +152,59 @@ def test_a_race_whose_stored_board_differs_from_its_moves_is_refused(client):
 def test_an_unknown_race_is_a_clear_404(client):
     answer = client.get("/replays/race/999999.json")
     assert answer.status_code == 404 and answer.json() == {"error": "no such race"}
+
+
+# --- practice games ----------------------------------------------------------------------
+def a_won_game_with_an_undo():
+    player = Player.objects.create(nickname="Cleo")
+    game = practice_actions.start_game(player, "MJ1-L01-AAAASGV")
+    plan = deal_for(game.code).plan
+    practice_actions.play_pair(player, game.pk, *plan[0], 0)
+    practice_actions.play_pair(player, game.pk, *plan[1], 1)
+    practice_actions.undo(player, game.pk, 2)
+    for n, pair in enumerate(plan[1:], start=1):
+        practice_actions.play_pair(player, game.pk, *pair, n)
+    game.refresh_from_db()
+    return game
+
+
+def test_a_won_practice_game_replays_its_pairs_at_their_clock_times(client):
+    game = a_won_game_with_an_undo()
+    assert game.status == "won"
+    answer = client.get(f"/replays/game/{game.pk}.json")
+    assert answer.status_code == 200
+    replay = answer.json()
+    (player,) = replay["players"]
+    assert [e[2:4] for e in player["events"]] == game.moves  # the undone pair is gone
+    times = [e[0] for e in player["events"]]
+    assert times == sorted(times) and times[-1] <= game.time_ms
+    assert (player["nickname"], player["status"], player["finished_ms"]) == (
+        "Cleo",
+        "finished",
+        game.time_ms,
+    )
+    page = client.get(f"/replays/game/{game.pk}/")
+    assert page.status_code == 200 and "MJ1-L01-AAAASGV" in page.content.decode()
+
+
+def test_a_game_still_played_or_from_before_move_times_is_not_replayed(client):
+    player = Player.objects.create()
+    game = practice_actions.start_game(player, "MJ1-L01-AAAASGV")
+    assert client.get(f"/replays/game/{game.pk}.json").status_code == 404
+    old = a_won_game_with_an_undo()
+    SoloGame.objects.filter(pk=old.pk).update(move_ms=[])  # as stored before replays
+    answer = client.get(f"/replays/game/{old.pk}.json")
+    assert answer.status_code == 409 and "time" in answer.json()["error"]
+
+
+def test_the_records_profile_and_leaderboards_link_to_the_replays(client):
+    game = a_won_game_with_an_undo()
+    client.cookies[COOKIE_NAME] = signed_token(game.player.device_token)
+    records = client.get("/records/").content.decode()
+    assert f'href="/replays/game/{game.pk}/"' in records
+    race = a_finished_race()
+    bo = race.entries.get(seat__nickname="Bo").seat.player
+    profile = client.get(f"/players/{bo.pk}/").content.decode()
+    assert f'href="/replays/race/{race.pk}/"' in profile
+    boards = client.get("/leaderboards/").content.decode()
+    assert f'href="/replays/race/{race.pk}/"' in boards

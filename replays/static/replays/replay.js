@@ -1,6 +1,6 @@
-// A race replay (docs/ARCHITECTURE.md §Replays): every board of a finished race redrawn
-// from the timed moves the server rebuilt with the engine. Nothing here judges a move:
-// the page only plays back what the referee accepted.
+// A replay (docs/ARCHITECTURE.md §Replays): every board of a finished race — or the one
+// board of a practice game — redrawn from the timed moves the server rebuilt with the
+// engine. Nothing here judges a move: the page only plays back what the referee accepted.
 "use strict";
 
 (() => {
@@ -11,7 +11,7 @@
   const fmt = window.MahjongBoard.formatTime;
   const DEPTH = 0.12; // a layer's offset in tile widths, as the live board draws it
   let focused = null; // the board shown large (on a phone: the one shown)
-  const length = Math.max(data.race.length_ms || 0, ...data.players.map((p) => p.ended_ms || 0));
+  const length = Math.max((data.race || data.game).length_ms || 0, ...data.players.map((p) => p.ended_ms || 0));
   const boards = data.players.map(makeBoard);
   // Every moment something happened, for stepping one move back or forward.
   const moments = [...new Set(data.players.flatMap((p) => p.events.map((e) => e[0])))].sort((a, b) => a - b);
@@ -235,5 +235,7 @@
     event.preventDefault();
   });
   window.addEventListener("resize", () => boards.forEach(fit));
+  // One board (a practice game): nothing to follow, jump between or switch.
+  for (const el of document.querySelectorAll(".many-boards")) el.hidden = boards.length < 2;
   focus(boards[0], false);
 })();
