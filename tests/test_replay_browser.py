@@ -3,8 +3,10 @@ showing the tiles left at that moment; one board at a time on a phone."""
 
 from playwright.sync_api import expect
 
+from accounts.models import Player
 from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
 from tests.test_replays import a_finished_race
+from tests.test_solo_flow import BEGINNER_CODE, all_but_the_last_pair, win_on_the_page
 
 
 def tiles_shown(page, nickname: str) -> int:
@@ -50,3 +52,18 @@ def test_a_phone_shows_one_board_and_switches(asgi_server, new_device):
     page.select_option("#board-choice", label="Bo")
     expect(page.locator(".replay-board:visible")).to_contain_text("Bo")
     shoot(page, "replay-phone")
+
+
+def test_a_won_practice_game_links_to_its_replay_of_one_board(asgi_server, new_device):
+    player = server_side(Player.objects.create)
+    page = page_for(new_device, asgi_server, player, PHONE)
+    last = server_side(all_but_the_last_pair, player, BEGINNER_CODE)
+    win_on_the_page(page, asgi_server.url, BEGINNER_CODE, last)
+    page.get_by_role("link", name="Watch the replay").click()
+    expect(page.locator("h1")).to_contain_text(BEGINNER_CODE)
+    expect(page.locator(".replay-board")).to_have_count(1)
+    expect(page.get_by_text("Follow the leader")).to_be_hidden()  # one board: nothing to follow
+    assert tiles_shown(page, "") == 34
+    page.keyboard.press("End")
+    assert tiles_shown(page, "") == 0
+    shoot(page, "replay-solo-phone")

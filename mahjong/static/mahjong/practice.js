@@ -179,6 +179,7 @@
     $("won-code").textContent = state.code;
     $("won-link").value = shareLink(state.code);
     $("won-copied").textContent = "";
+    $("won-watch").href = root.dataset.replayUrl.replace("/0/", `/${state.id}/`);
     $("won-dialog").showModal();
     $("won-again").focus();
   }
