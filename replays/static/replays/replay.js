@@ -237,5 +237,6 @@
   window.addEventListener("resize", () => boards.forEach(fit));
   // One board (a practice game): nothing to follow, jump between or switch.
   for (const el of document.querySelectorAll(".many-boards")) el.hidden = boards.length < 2;
+  root.classList.toggle("solo", boards.length < 2);
   focus(boards[0], false);
 })();
