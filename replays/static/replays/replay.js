@@ -118,7 +118,9 @@
 
   function fit(board) {
     const width = board.box.clientWidth - 4;
-    const maxHeight = board === focused ? window.innerHeight * 0.62 : window.innerHeight * 0.3;
+    // The focused board takes the height the page leaves; the others are thumbnails.
+    const top = board.box.getBoundingClientRect().top + window.scrollY;
+    const maxHeight = board === focused ? Math.max(200, window.innerHeight - top - 60) : 80;
     const byWidth = width / (board.cols / 2 + DEPTH * board.layers + 0.1);
     const byHeight = maxHeight / ((board.rows / 2) * (4 / 3) + DEPTH * board.layers + 0.1);
     board.boardEl.style.setProperty("--w", `${Math.max(4, Math.min(64, byWidth, byHeight)).toFixed(2)}px`);
@@ -156,7 +158,14 @@
       if (row.board === focused) item.classList.add("me");
       return item;
     }));
-    for (const row of rows) row.board.caption.textContent = `${row.board.player.nickname} · ${label(row)}`;
+    for (const row of rows) {
+      const name = document.createElement("span");
+      name.className = "name";
+      name.textContent = row.board.player.nickname;
+      const state = document.createElement("span");
+      state.textContent = label(row);
+      row.board.caption.replaceChildren(name, state);
+    }
   }
 
   // --- the moment shown ----------------------------------------------------------------
@@ -174,6 +183,9 @@
     if (byHand) $("follow").checked = false;
     focused = board;
     for (const b of boards) b.figure.classList.toggle("focused", b === board);
+    // The others stay in their order; the focused one moves to the large area.
+    $("boards").replaceChildren(...boards.filter((b) => b !== board).map((b) => b.figure));
+    $("focus-area").replaceChildren(board.figure);
     $("board-choice").value = String(boards.indexOf(board));
     boards.forEach(fit);
     show(now);
