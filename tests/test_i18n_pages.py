@@ -13,7 +13,7 @@ pytestmark = pytest.mark.django_db
 
 # (path, a phrase of that page in English, the same in Spanish)
 PAGES = [
-    ("/", "Practise now", "Practicar ahora"),
+    ("/", "Play now", "Jugar ahora"),
     ("/play/", "New game", "Partida nueva"),
     ("/records/", "Your records", "Tus récords"),
     ("/rooms/", "Create a room", "Crear una sala"),

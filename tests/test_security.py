@@ -54,7 +54,7 @@ def route_paths(patterns=None, prefix=""):
         if isinstance(pattern, URLResolver):
             yield from route_paths(pattern.url_patterns, route)
         elif isinstance(pattern, URLPattern) and not route.startswith("^"):
-            yield "/" + re.sub(r"<(?:int:)?\w+>", "1", re.sub(r"<str:\w+>", "ABC234", route))
+            yield "/" + re.sub(r"<(?:\w+:)?\w+>", "1", re.sub(r"<str:\w+>", "ABC234", route))
 
 
 def test_every_url_refuses_a_post_without_the_csrf_token():
