@@ -227,3 +227,64 @@ def test_the_view_controls_have_names_and_full_screen_takes_the_play_area(asgi_s
         page.evaluate("document.exitFullscreen()")
     else:
         expect(full).to_be_hidden()
+
+
+def test_the_board_plays_its_sounds_for_select_wrong_and_pair(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.evaluate(
+        "window.played = []; window.MahjongSound = window.MahjongSound || {};"
+        "MahjongSound.play = (name) => played.push(name)"
+    )
+    deal = deal_from_code(BEGINNER_CODE)
+    start = deal.start()
+    free = start.free_tiles()
+    i, j = plan_of(BEGINNER_CODE)[0]
+    other = next(k for k in free if not faces_match(deal.faces[k], deal.faces[i]))
+    tile(page, BEGINNER_CODE, i).click()
+    tile(page, BEGINNER_CODE, other).click()  # not a match: the new tile is selected
+    tile(page, BEGINNER_CODE, i).click()  # nor this way round
+    tile(page, BEGINNER_CODE, j).click()
+    played = [name for name in page.evaluate("played") if name]  # the board's calls
+    assert played == ["select", "wrong", "wrong", "pair"]
+
+
+def test_a_hint_does_not_glow_through_the_pause_cover(asgi_server, page):
+    open_game(asgi_server, page, TURTLE_CODE)
+    page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#paused-cover")).to_be_visible()
+    pair = list(plan_of(TURTLE_CODE)[0])
+    page.evaluate(f"document.querySelector('#board').mahjongBoard.highlight({pair})")
+    hinted = page.locator(".tile.hinted")
+    expect(hinted).to_have_count(2)
+    looks = hinted.evaluate_all(
+        "ts => ts.map(t => [getComputedStyle(t).animationName, getComputedStyle(t).outlineStyle])"
+    )
+    assert looks == [["none", "none"], ["none", "none"]]
+
+
+def test_shuffle_and_win_are_animated_unless_motion_is_reduced(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    shuffled = page.evaluate(
+        """() => {
+          const board = document.querySelector('#board').mahjongBoard;
+          const tiles = board.tiles.map(t => ({x: t.x, y: t.y, z: t.z, face: t.face}));
+          board.setFaces(tiles.reverse().map((t, i) => ({...board.tiles[i], face: t.face})),
+                         null, {animate: true});
+          return document.getAnimations().length;
+        }"""
+    )
+    assert shuffled > 0
+    page.evaluate("document.querySelector('#board').mahjongBoard.celebrate()")
+    expect(page.locator(".celebration")).to_be_attached()
+    assert page.evaluate("document.getAnimations().length") > 0
+    expect(page.locator(".celebration")).not_to_be_attached(timeout=5000)
+
+
+def test_the_tile_style_button_shows_when_it_is_on(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    button = page.get_by_role("button", name="Numbers")
+    background = "b => getComputedStyle(b).backgroundColor"
+    off = button.evaluate(background)
+    button.click()
+    expect(button).to_have_attribute("aria-pressed", "true")
+    assert button.evaluate(background) != off

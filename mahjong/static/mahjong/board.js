@@ -166,14 +166,19 @@
     load(tiles, alive = null) {
       this.stopLeaving();
       this.clearHints();
+      const before = this.tiles.length;
       this.tiles = tiles.map((t) => ({ ...t }));
       this.buildLinks();
       const xs = this.tiles.map((t) => t.x);
       const ys = this.tiles.map((t) => t.y);
       const minX = Math.min(...xs);
       const minY = Math.min(...ys);
-      this.cols = Math.max(...xs) + 2 - minX;
-      this.rows = Math.max(...ys) + 2 - minY;
+      const [cols, rows] = [Math.max(...xs) + 2 - minX, Math.max(...ys) + 2 - minY];
+      // The same board again (a race's snapshot, a refusal, the same layout): the
+      // player's zoom stays; another shape starts at fit.
+      if (cols !== this.cols || rows !== this.rows || tiles.length !== before) this.zoom = 1;
+      this.cols = cols;
+      this.rows = rows;
       this.layers = Math.max(...this.tiles.map((t) => t.z)) + 1;
       this.boardEl.style.setProperty("--cols", this.cols);
       this.boardEl.style.setProperty("--rows", this.rows);
@@ -181,7 +186,6 @@
       this.boardEl.replaceChildren(...this.tiles.map((t, i) => (t.el = this.tileElement(t, i, minX, minY))));
       this.selected = null;
       this.focusIndex = null;
-      this.zoom = 1;
       this.setAlive(alive);
       this.fit();
     }
@@ -230,9 +234,7 @@
       const moved = tiles.length !== this.tiles.length ||
         tiles.some((t, i) => t.x !== this.tiles[i].x || t.y !== this.tiles[i].y || t.z !== this.tiles[i].z);
       if (moved) {
-        const zoom = this.zoom;
         this.load(tiles, alive);
-        if (zoom !== 1) this.setZoom(zoom);
       } else {
         this.stopLeaving();
         tiles.forEach((t, i) => { this.tiles[i].face = t.face; this.paintFace(this.tiles[i]); });
@@ -547,6 +549,7 @@
     tapped(e, tile) {
       this.tapAt = e.timeStamp;
       try {
+        performance.clearMarks("mj-tap"); // one at a time: a long session keeps no pile
         performance.mark("mj-tap", { startTime: e.timeStamp });
         // The browser's share: the event's time to its handler (a busy main thread, input
         // queued behind a frame). The board's share follows in measureTap.
@@ -626,6 +629,10 @@
       this.tapAt = null;
       if (start === null || performance.now() - start > TAP_FRESH_MS) return;
       try {
+        this.measured = (this.measured || 0) + 1;
+        if (this.measured % 1000 === 0) {
+          for (const name of ["mj-input-delay", "mj-tap-to-removal", "mj-tap-to-frame"]) performance.clearMeasures(name);
+        }
         performance.measure("mj-tap-to-removal", { start, end: performance.now() });
         requestAnimationFrame((frame) => performance.measure("mj-tap-to-frame", { start, end: Math.max(start, frame) }));
       } catch (error) { /* an old browser without User Timing L3 */ }
