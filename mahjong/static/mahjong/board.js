@@ -410,21 +410,25 @@
     }
 
     // The wrap takes the height the page leaves it: the page's other content is measured
-    // (not assumed), so the page itself never scrolls while the room allows.
+    // (not assumed), so the page itself never scrolls while the room allows. It starts
+    // at the whole window and gives back what overflows: content beside the board (a
+    // column of controls taller than it) then costs the board nothing.
     fitHeight() {
       const full = document.fullscreenElement;
       const root = full && full.contains(this.wrapEl) ? full : document.body;
-      const room = root === document.body ? window.innerHeight : root.clientHeight;
+      const room = Math.floor(root === document.body ? window.innerHeight : root.clientHeight);
       const html = document.documentElement;
-      let height = this.wrapEl.getBoundingClientRect().height;
+      let height = room;
       html.classList.add("mj-measuring");
       try {
-        for (let round = 0; round < 4; round++) { // a wrapping line may move things again
-          const next = Math.max(MIN_WRAP, Math.floor(height + room - naturalHeight(root)));
-          if (Math.abs(next - height) < 1) break;
-          height = next;
+        for (let round = 0; round < 4; round++) { // a line that wraps may move things again
           this.wrapEl.style.height = `${height}px`;
+          const over = naturalHeight(root) - room;
+          const next = Math.max(MIN_WRAP, Math.floor(height - over));
+          if (over <= 0 || next === height) return;
+          height = next;
         }
+        this.wrapEl.style.height = `${height}px`;
       } finally {
         html.classList.remove("mj-measuring");
       }
