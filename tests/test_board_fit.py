@@ -90,7 +90,7 @@ def test_the_board_refits_when_the_window_turns_and_when_the_page_grows(asgi_ser
     assert smaller["width"] < wide["width"]
 
 
-@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=size_id)
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE, VIEWPORTS[-1]], ids=size_id)
 def test_a_race_board_fits_without_scrolling(
     asgi_server, new_device, race_of_two_past_go, viewport
 ):
