@@ -196,6 +196,10 @@ def test_the_dark_theme_changes_the_board_and_the_stripes(asgi_server, page):
     assert dark[0] != light[0]
     assert dark[1] != light[1]
     shoot(page, "dark-turtle-1280x800")
+    # The player's saved choice (templates/base.html applies it before the first paint).
+    page.add_init_script("localStorage.setItem('mj-theme', 'dark')")
+    open_game(asgi_server, page, TURTLE_CODE)
+    assert page.evaluate(colours) == dark
 
 
 def test_matches_of_the_selected_tile_are_shown_when_asked(asgi_server, page):
