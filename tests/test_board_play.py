@@ -256,6 +256,8 @@ def test_a_hint_does_not_glow_through_the_pause_cover(asgi_server, page):
     open_game(asgi_server, page, TURTLE_CODE)
     page.get_by_role("button", name="Pause", exact=True).click()
     expect(page.locator("#paused-cover")).to_be_visible()
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")  # answered
+    # A hint that arrives under the cover (the page may also clear hints on pausing).
     pair = list(plan_of(TURTLE_CODE)[0])
     page.evaluate(f"document.querySelector('#board').mahjongBoard.highlight({pair})")
     hinted = page.locator(".tile.hinted")
