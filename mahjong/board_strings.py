@@ -64,8 +64,8 @@ def strings() -> dict:
 def view_strings() -> dict:
     """The tile's accessible name, the open-pairs count and the view controls."""
     return {
-        # Read by screen readers for each tile: "5 of bamboo, layer 3 of 5, free".
-        "tile_label": _("{face}, layer {layer} of {layers}, {state}"),
+        # Read by screen readers for each tile: "5 of bamboo, free, layer 3 of 5".
+        "tile_label": _("{face}, {state}, layer {layer} of {layers}"),
         "pairs_open_none": _("No pairs open."),
         "pairs_open_one": _("1 pair open."),
         "pairs_open_many": _("{n} pairs open."),

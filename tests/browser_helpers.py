@@ -5,6 +5,8 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from playwright.sync_api import expect
+
 from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from rooms.boards import deal_for
@@ -39,8 +41,19 @@ def shoot(page, name: str) -> None:
         page.screenshot(path=f"{folder}/{name}.png", full_page=True)
 
 
+def tile(page, code: str, index: int):
+    """Tile `index` of the deal `code` on the page, found by its place."""
+    x, y, z = deal_for(code).layout.positions[index]
+    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
+
+
+def open_game(server, page, code: str) -> None:
+    """The practice page of the deal `code`, once every tile is drawn."""
+    page.goto(f"{server.url}/play/{code}/")
+    expect(page.locator(".tile")).to_have_count(len(deal_for(code).faces))
+
+
 def click_pair(page, entry: Entry, pair) -> None:
     """Tap the two tiles of a pair of `entry`'s board, found by their places."""
     for index in pair:
-        x, y, z = deal_for(entry.code).layout.positions[index]
-        page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']").click()
+        tile(page, entry.code, index).click()

@@ -8,17 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from mahjong.engine.deal import deal_from_code
+from tests.browser_helpers import open_game, tile
 from tests.practice_helpers import BEGINNER_CODE, TURTLE_CODE, moves_to_a_dead_end, plan_of
-
-
-def tile(page, code, index):
-    x, y, z = deal_from_code(code).layout.positions[index]
-    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
-
-
-def open_game(asgi_server, page, code):
-    page.goto(f"{asgi_server.url}/play/{code}/")
-    expect(page.locator(".tile")).to_have_count(len(deal_from_code(code).faces))
 
 
 def play_pair(page, code, i, j):
@@ -43,7 +34,9 @@ def test_tiles_carry_their_hooks_and_accessible_names(asgi_server, page):
     free = set(deal.start().free_tiles())
     first = tile(page, BEGINNER_CODE, 0)
     expect(first).to_have_attribute("data-free", "true" if 0 in free else "false")
-    expect(first).to_have_attribute("aria-label", re.compile(r", (free|blocked)$"))
+    expect(first).to_have_attribute(
+        "aria-label", re.compile(r", (free|blocked), layer \d+ of \d+$")
+    )
     assert page.locator(".tile[data-free='true']").count() == len(free)
     for name in ("Hint", "Undo", "Pause", "New game"):
         expect(page.get_by_role("button", name=name, exact=True)).to_be_visible()

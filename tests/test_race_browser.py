@@ -5,6 +5,7 @@ from playwright.sync_api import expect
 
 from rooms.boards import deal_for
 from rooms.models import Entry, Race
+from tests.browser_helpers import tile
 
 # Each player's own device: a laptop's window, saying yes to "Give up?".
 PLAYER = {"viewport": {"width": 1000, "height": 760}, "accept_dialogs": True}
@@ -15,15 +16,10 @@ def short_countdown(settings):
     settings.RACE_COUNTDOWN_SECONDS = 1
 
 
-def tile(page, entry, index):
-    x, y, z = deal_for(entry.code).layout.positions[index]
-    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
-
-
 def play(page, entry, pairs):
     for i, j in pairs:
-        tile(page, entry, i).click()
-        tile(page, entry, j).click()
+        tile(page, entry.code, i).click()
+        tile(page, entry.code, j).click()
 
 
 def entry_of(nickname):
@@ -58,7 +54,7 @@ def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_ser
     bo.goto(room_url)
     expect(bo.locator(".tile[data-face]")).to_have_count(34)
     for i in (*plan[0], *plan[1]):
-        expect(tile(bo, entry_of("Bo"), i)).to_be_hidden()
+        expect(tile(bo, entry_of("Bo").code, i)).to_be_hidden()
     expect(bo.locator("#progress")).to_have_text("11%")
 
     play(ana, entry_of("Ana"), plan)

@@ -191,6 +191,13 @@ def test_high_contrast_tiles_are_a_remembered_switch(asgi_server, new_device):
 
 
 # --- the phone header ---------------------------------------------------------------------
+def test_a_phone_on_its_side_gets_the_one_line_header_too(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, None, {"width": 844, "height": 390})
+    page.goto(f"{asgi_server.url}/play/")
+    assert page.locator(".site-header").bounding_box()["height"] <= 56
+    expect(page.get_by_role("button", name="Menu")).to_be_visible()
+
+
 def test_the_phone_header_is_one_line_and_its_menu_opens_and_closes(asgi_server, new_device):
     page = page_for(new_device, asgi_server, None, PHONE)
     page.goto(f"{asgi_server.url}/rooms/")

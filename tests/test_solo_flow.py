@@ -13,16 +13,11 @@ from mahjong import daily
 from mahjong.engine.deal import deal_from_code
 from practice import actions
 from practice.models import SoloGame
-from tests.browser_helpers import DESKTOP, PHONE, page_for, shoot
+from tests.browser_helpers import DESKTOP, PHONE, page_for, shoot, tile
 from tests.practice_helpers import BEGINNER_CODE, TURTLE_CODE, plan_of
 
 SIZES = [pytest.param(DESKTOP, id="laptop"), pytest.param(PHONE, id="phone")]
 HOUR_MS = 3_600_000
-
-
-def tile(page, code, index):
-    x, y, z = deal_from_code(code).layout.positions[index]
-    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
 
 
 def all_but_the_last_pair(player, code, clock_ms=0):

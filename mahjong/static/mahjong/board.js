@@ -263,7 +263,7 @@
     }
 
     label(t, i, free) {
-      return (this.t("tile_label") || "{face}, layer {layer} of {layers}, {state}")
+      return (this.t("tile_label") || "{face}, {state}, layer {layer} of {layers}")
         .replace("{face}", this.faceName(t.face))
         .replace("{layer}", t.z + 1)
         .replace("{layers}", this.layers)

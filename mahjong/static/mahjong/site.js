@@ -72,7 +72,7 @@
     }
   }
 
-  // --- the phone menu: at <= 600 px the links fold behind one button ---------------
+  // --- the phone menu: at <= 600 px wide or 520 px high the links fold behind one button
   function setupMenu() {
     var button = document.getElementById("menu-button");
     var panel = button && document.getElementById(button.getAttribute("aria-controls"));
