@@ -104,7 +104,8 @@ def test_a_practice_refusal_comes_back_in_spanish(client):
 
 def test_a_bad_game_code_is_explained_in_spanish(client):
     response = client.get("/play/MJ1-XYZ/", HTTP_ACCEPT_LANGUAGE="es")
-    assert "no es un código de partida" in response.content.decode()
+    assert response.status_code == 400
+    assert "Este enlace no abre ninguna partida" in response.content.decode()
 
 
 def test_a_room_refusal_comes_back_in_spanish(client):
@@ -114,7 +115,7 @@ def test_a_room_refusal_comes_back_in_spanish(client):
 
 def test_level_names_are_translated_on_the_practice_and_ranked_pages(client):
     page = page_text(client.get("/play/", HTTP_ACCEPT_LANGUAGE="es"))
-    assert '<button type="submit" name="level" value="beginner">Principiante</button>' in page
+    assert '<span class="choice-label">Principiante</span>' in page
     client.post("/ranked/join", {"nickname": "Ana", "level": "hard"})
     page = page_text(client.get("/ranked/", HTTP_ACCEPT_LANGUAGE="es"))
     assert "Difícil: 1 esperando" in page
