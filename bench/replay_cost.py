@@ -116,7 +116,8 @@ def main() -> int:
     client = Client()
     print(f"race {race.pk}: {SEATS} boards of {race.entries.first().tile_count} tiles cleared")
     print(f"{'server time (ms)':<28} {'median':>9} {'p99':>9} {'bytes':>10}")
-    for name, url in (("page", f"/replays/race/{race.pk}/"), ("JSON", f"/replays/race/{race.pk}.json")):
+    urls = {"page": f"/replays/race/{race.pk}/", "JSON": f"/replays/race/{race.pk}.json"}
+    for name, url in urls.items():
         times, size = timed(client, url, args.requests)
         print(row(name, times, size))
     if args.site:
