@@ -36,7 +36,7 @@ def test_practice_speaks_spanish_from_the_board_to_the_refusals(asgi_server, spa
     free = set(deal.start().free_tiles())
     blocked = next(i for i in range(len(deal.faces)) if i not in free)
     tile = tile_at(page, deal.layout.positions[blocked])
-    expect(tile).to_have_attribute("aria-label", re.compile(r", bloqueada$"))
+    expect(tile).to_have_attribute("aria-label", re.compile(r", bloqueada, capa 1 de 2$"))
     tile.dispatch_event("click")  # a covered tile lies under another one
     expect(page.locator("#message")).to_contain_text(re.compile("tapada por|bloqueada"))
 
