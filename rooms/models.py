@@ -208,6 +208,9 @@ class Entry(ranking.HasStanding, models.Model):
     alive = models.CharField(max_length=64)  # hex bitmask of the tiles still on the table
     tile_count = models.PositiveSmallIntegerField()
     pairs_removed = models.PositiveSmallIntegerField(default=0)
+    # Of those, the pairs a CPU made: all of a CPU seat's, and a stand-in's on a human's
+    # board. A human's race counts as theirs only when this is 0 (docs/RULES.md §Leaving).
+    cpu_pairs = models.PositiveSmallIntegerField(default=0)
     status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
     finished_ms = models.PositiveBigIntegerField(null=True, blank=True)  # from go to the end
     hints_used = models.PositiveSmallIntegerField(default=0)

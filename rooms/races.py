@@ -230,6 +230,7 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
     position = position.remove(i, j)
     store_position(entry, position)
     entry.pairs_removed += 1
+    entry.cpu_pairs += int(by_cpu)
     _acted(entry, now, by_cpu)
     _settle(entry, position, now)
     hot_sql.record_pair(entry, PAIR_FIELDS, n, [i, j], now, by_cpu)
@@ -241,6 +242,7 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
 PAIR_FIELDS = (
     "alive",
     "pairs_removed",
+    "cpu_pairs",
     "last_action_at",
     "cpu_control",
     "status",

@@ -132,6 +132,8 @@ def race_strings() -> dict:
         "points_line": _("{name}: {points} points"),
         "minutes": _("minutes"),
         "stand_in": _("CPU standing in"),
+        # A human's board a stand-in CPU helped: the result is shown, never a record.
+        "cpu_help": _("with CPU help: {n} of {total} pairs"),
         "another": _("Another game"),
         "start_next": _("Start the next race"),
         "ready_yes": _("ready"),

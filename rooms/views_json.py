@@ -93,6 +93,9 @@ def results_json(race: Race) -> list[dict]:
             "points": float(e.points or 0),
             "hints_used": e.hints_used,
             "shuffles_used": e.shuffles_used,
+            # A stand-in's share of a human's board: shown, never the human's record.
+            "cpu_pairs": e.cpu_pairs if e.seat.player_id is not None else 0,
+            "pairs": e.pairs_removed,
             "level": e.level,
             "code": e.code,
             "timeline": timeline(race, e),

@@ -407,7 +407,8 @@
     $("results-rows").replaceChildren(...(snap.results || []).map((row) => {
       const tr = document.createElement("tr");
       const time = row.finished_ms !== null ? fmt(row.finished_ms) : T[row.status] || "–";
-      const name = row.seat === snap.you ? `${shownName(row)} (${T.tag_you})` : shownName(row);
+      let name = row.seat === snap.you ? `${shownName(row)} (${T.tag_you})` : shownName(row);
+      if (row.cpu_pairs) name += ` — ${T.cpu_help.replace("{n}", row.cpu_pairs).replace("{total}", row.pairs)}`;
       const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used, Number(row.points)];
       if (ranked) cells.push(signed(row.rating_change));
       for (const text of cells) {
