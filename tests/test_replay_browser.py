@@ -11,7 +11,7 @@ from tests.test_solo_flow import BEGINNER_CODE, all_but_the_last_pair, win_on_th
 
 def tiles_shown(page, nickname: str) -> int:
     board = page.locator(".replay-board", has_text=nickname)
-    return board.locator(".tile:not([hidden])").count()
+    return board.locator(".tile:not(.gone)").count()
 
 
 def test_a_replay_plays_at_eight_times_pauses_scrubs_and_steps(asgi_server, new_device):

@@ -34,7 +34,7 @@
     boardEl.className = "board";
     box.append(boardEl);
     figure.append(caption, box);
-    const board = { player, deal, figure, caption, box, boardEl, applied: 0, tiles: [] };
+    const board = { player, deal, figure, caption, box, boardEl, applied: 0, tiles: [], places: null };
     board.reset = () => resetBoard(board);
     board.reset();
     figure.addEventListener("click", () => focus(board));
@@ -43,14 +43,17 @@
     return board;
   }
 
+  // Back to the deal. Only the state: the tiles already drawn are repainted where they
+  // differ (a jump in time must fit in one frame), redrawn only if a shuffle moved them.
   function resetBoard(board) {
+    const redraw = board.places !== board.deal.tiles;
     board.alive = board.deal.faces.map(() => true);
-    board.faces = [...board.deal.faces];
+    board.faces = board.deal.faces;
     board.places = board.deal.tiles;
     board.applied = 0;
     board.pairs = 0;
     board.shuffles = 0;
-    drawTiles(board);
+    if (redraw) drawTiles(board);
   }
 
   function drawTiles(board) {
@@ -80,10 +83,15 @@
     fit(board);
   }
 
+  // Touch only what changed: a face's picture costs far more than a tile's visibility.
   function paint(board, el, i) {
-    el.querySelector("use").setAttribute("href", `${root.dataset.sprite}#tile-${board.faces[i]}`);
-    el.dataset.face = board.faces[i];
-    el.hidden = !board.alive[i];
+    if (el.dataset.face !== board.faces[i]) {
+      el.querySelector("use").setAttribute("href", `${root.dataset.sprite}#tile-${board.faces[i]}`);
+      el.dataset.face = board.faces[i];
+    }
+    // Gone by opacity, not display or visibility: no layout, and no restyle of the
+    // picture inside (replay.css).
+    if (el.classList.contains("gone") === board.alive[i]) el.classList.toggle("gone", !board.alive[i]);
   }
 
   // Apply this board's events up to `t` (from the start again when going back).
@@ -94,7 +102,8 @@
     while (board.applied < events.length && events[board.applied][0] <= t) {
       const e = events[board.applied++];
       if (e[1] === "pair") {
-        board.alive[e[2]] = board.alive[e[3]] = false;
+        board.alive[e[2]] = false;
+        board.alive[e[3]] = false;
         board.pairs += 1;
       } else {
         board.faces = e[2];
@@ -104,7 +113,7 @@
       }
     }
     board.tiles.forEach((el, i) => {
-      if (el.hidden !== board.alive[i] && el.dataset.face === board.faces[i]) return; // as it is
+      if (el.classList.contains("gone") !== board.alive[i] && el.dataset.face === board.faces[i]) return;
       paint(board, el, i);
     });
     if (reshuffled && playing) flash(board.figure);
