@@ -152,7 +152,7 @@ def record(player: Player | None, today: datetime.date) -> Record | None:
     return Record(
         games=totals["games"],
         wins=totals["wins"],
-        best=statistics.wins(player).order_by("time_ms", "finished_at").first(),
+        best=next(iter(statistics.leaderboard(player)), None),  # the record: a clean win
         streak=days_in_a_row(days, today),
         played_today=today in days,
     )

@@ -58,12 +58,14 @@ def start_game(player: Player, code: str) -> SoloGame:
     code = check_code(code)
     deal = deal_for(code)
     with transaction.atomic():
+        seen_before = player.solo_games.filter(code=code).exists()
         player.solo_games.filter(status=SoloGame.Status.PLAYING).update(
             status=SoloGame.Status.ABANDONED, running_since=None
         )
         return SoloGame.objects.create(
             player=player,
             code=code,
+            seen_before=seen_before,
             layout_number=deal.layout.number,
             tile_count=len(deal.faces),
             running_since=timezone.now(),

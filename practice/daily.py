@@ -4,6 +4,8 @@ player's streak of days played. The deal itself is mahjong/daily.py."""
 import datetime
 from dataclasses import dataclass
 
+from django.db.models import F, Window
+from django.db.models.functions import RowNumber
 from django.utils import dateformat
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -11,7 +13,6 @@ from django.utils.translation import ngettext, pgettext
 from accounts.models import Player
 from mahjong import daily
 from practice.models import SoloGame
-from practice.wins import best_win_per_player
 
 TOP_TIMES = 5
 # A streak is read back this many days at a time, so a long one costs a few queries.
@@ -27,8 +28,14 @@ def games_of_the_day(day: datetime.date):
 
 
 def daily_board(day: datetime.date, limit: int = 10) -> list[SoloGame]:
-    """Fastest wins of the day's code among games started on that UTC day."""
-    return best_win_per_player(games_of_the_day(day), limit)
+    """One attempt a day: each player's first win of the day's code among games started
+    on that UTC day (a later win is practice), fastest first."""
+    wins = games_of_the_day(day).filter(status=SoloGame.Status.WON)
+    firsts = wins.annotate(
+        nth_win=Window(RowNumber(), partition_by=F("player"), order_by=[F("started_at"), F("pk")])
+    )
+    best = firsts.filter(nth_win=1).select_related("player")
+    return list(best.order_by("time_ms", "finished_at")[:limit])
 
 
 def days_played(player: Player, first: datetime.date, last: datetime.date) -> set:

@@ -27,6 +27,9 @@ class SoloGame(models.Model):
     # (docs/ARCHITECTURE.md §Replays); undo pops both.
     move_ms = models.JSONField(default=list)
     hints_used = models.PositiveIntegerField(default=0)
+    # The player had opened this deal before (a game of the same code, on this device or
+    # account): a win of it is practice, never a record (docs/RULES.md §Records and boards).
+    seen_before = models.BooleanField(default=False)
     undos_used = models.PositiveIntegerField(default=0)
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     running_since = models.DateTimeField(null=True, blank=True)
@@ -48,6 +51,13 @@ class SoloGame(models.Model):
     def __str__(self):
         return f"{self.code} ({self.status})"
 
+    # A win that may stand as a record: no hint, and the player's first sight of the deal.
+    CLEAN = models.Q(hints_used=0, seen_before=False)
+
+    @property
+    def clean(self) -> bool:
+        return self.hints_used == 0 and not self.seen_before
+
     def clock_ms(self, now=None) -> int:
         if self.running_since is None:
             return self.elapsed_ms
@@ -56,8 +66,9 @@ class SoloGame(models.Model):
 
     @classmethod
     def best_win_ms(cls, player, layout_number: int, exclude_pk=None) -> int | None:
-        """The player's fastest win on this layout (leaving out one game, to compare)."""
-        wins = cls.objects.filter(player=player, status=cls.Status.WON)
+        """The player's record on this layout: their fastest clean win (leaving out one
+        game, to compare)."""
+        wins = cls.objects.filter(cls.CLEAN, player=player, status=cls.Status.WON)
         wins = wins.filter(layout_number=layout_number).exclude(pk=exclude_pk)
         return wins.aggregate(best=models.Min("time_ms"))["best"]
 

@@ -20,7 +20,7 @@ from practice import actions
 from practice.daily import frame as daily_frame
 from practice.models import SoloGame
 from practice.wins import own_rank
-from practice.wording import rank_text
+from practice.wording import not_a_record, rank_text
 
 DEFAULT_LEVEL = "easy"
 MAX_BODY_BYTES = 2048
@@ -61,15 +61,17 @@ def win_summary(game: SoloGame) -> dict:
     """The win dialog's facts: the time, its place among the player's own wins on the
     layout ("your 3rd best"), and the record to beat."""
     previous = SoloGame.best_win_ms(game.player, game.layout_number, exclude_pk=game.pk)
-    rank = own_rank(game)
-    return {
+    summary = {
         "time_ms": game.time_ms,
         "hints_used": game.hints_used,
-        "record": previous is None or game.time_ms < previous,
+        "clean": game.clean,
+        "record": game.clean and (previous is None or game.time_ms < previous),
         "previous_best_ms": previous,
-        "rank": rank,
-        "rank_text": rank_text(rank),
     }
+    if not game.clean:  # a hinted or replayed win ranks nowhere (docs/RULES.md)
+        return {**summary, "rank": None, "rank_text": not_a_record(game)}
+    rank = own_rank(game)
+    return {**summary, "rank": rank, "rank_text": rank_text(rank)}
 
 
 def _tiles(count: int) -> str:

@@ -23,9 +23,10 @@ def best_win_per_player(games, limit: int = BOARD_SIZE) -> list[SoloGame]:
 
 
 def own_rank(game: SoloGame) -> int:
-    """Where a won game stands among its player's wins on its layout: 1 is their best.
-    An equal time shares the place (it is not beaten)."""
+    """Where a clean win stands among its player's clean wins on its layout: 1 is their
+    best. An equal time shares the place (it is not beaten)."""
     faster = SoloGame.objects.filter(
+        SoloGame.CLEAN,
         player=game.player_id,
         layout_number=game.layout_number,
         status=SoloGame.Status.WON,

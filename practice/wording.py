@@ -20,6 +20,13 @@ def ordinal(n: int) -> str:
     return pattern % {"n": n}
 
 
+def not_a_record(game) -> str:
+    """Why a win is practice only (docs/RULES.md §Records and boards)."""
+    if game.seen_before:
+        return _("practice: you had opened this deal before, so it is not a record")
+    return _("practice: hints used, so it is not a record")
+
+
 def rank_text(rank: int) -> str:
     """ "your best!" for a first place, else "your 3rd best"."""
     if rank == 1:

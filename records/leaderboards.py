@@ -30,7 +30,8 @@ def practice_boards() -> list[Board]:
     """One board per built-in layout that has at least one win, in catalogue order."""
     boards = []
     for entry in CATALOG:
-        rows = best_win_per_player(SoloGame.objects.filter(layout_number=entry.number))
+        clean = SoloGame.objects.filter(SoloGame.CLEAN, layout_number=entry.number)
+        rows = best_win_per_player(clean)
         if rows:
             boards.append(Board(layout_label(entry.number), rows))
     return boards

@@ -18,8 +18,10 @@ def wins(player):
 
 
 def leaderboard(player) -> list[SoloGame]:
-    """The player's fastest wins, whatever the layout."""
-    return list(wins(player).order_by("time_ms", "finished_at")[:LEADERBOARD_SIZE])
+    """The player's fastest clean wins (no hint, a first sight of the deal), whatever the
+    layout: the others are practice, in the history only."""
+    clean = wins(player).filter(SoloGame.CLEAN)
+    return list(clean.order_by("time_ms", "finished_at")[:LEADERBOARD_SIZE])
 
 
 @dataclass
@@ -49,7 +51,8 @@ def statistics(player) -> list[LayoutStatistics]:
         .annotate(
             games=Count("pk"),
             wins=Count("pk", filter=Q(status=SoloGame.Status.WON)),
-            best=Min("time_ms"),
+            # The record counts clean wins only; every game counts in the rest.
+            best=Min("time_ms", filter=SoloGame.CLEAN & Q(status=SoloGame.Status.WON)),
             average=Avg("time_ms"),
             hints=Sum("hints_used"),
         )

@@ -59,7 +59,8 @@ def test_a_win_tells_its_place_among_the_players_own_wins(device):
     device.open(BEGINNER_CODE)
     first = win(device)
     assert first["result"]["rank"] == 1 and first["result"]["rank_text"] == "your best!"
-    device.state = device.post("new", code=BEGINNER_CODE)[1]
+    device.state = device.post("new", level="beginner")[1]  # another deal: a first sight
+    assert device.state["code"] != BEGINNER_CODE
     SoloGame.objects.filter(pk=device.state["id"]).update(elapsed_ms=3_600_000)
     second = win(device)
     assert second["result"]["rank"] == 2 and second["result"]["rank_text"] == "your 2nd best"

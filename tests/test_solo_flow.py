@@ -91,7 +91,8 @@ def test_a_slower_second_win_is_the_2nd_best_and_its_link_opens_the_same_deal(
 ):
     player, page = player_with_page(new_device, asgi_server)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"])
-    i, j = all_but_the_last_pair(player, BEGINNER_CODE)
+    other = "MJ1-L01-AAAAAAB"  # another Beginner deal: a replayed one would be practice
+    i, j = all_but_the_last_pair(player, other)
     game = SoloGame.objects.get(player=player, status=SoloGame.Status.PLAYING)
     actions.play_pair(player, game.pk, i, j, len(game.moves))  # a first, fast win
     last = all_but_the_last_pair(player, BEGINNER_CODE, clock_ms=HOUR_MS)

@@ -1,0 +1,68 @@
+"""Practice boards count clean wins (docs/RULES.md §Records and boards): a win with a
+hint, or of a deal the player had opened before, is practice — in their history, marked,
+never on a board or a record. Statistics still count every game."""
+
+import pytest
+
+from accounts.identity import COOKIE_NAME, signed_token
+from practice.models import SoloGame
+from records import leaderboards, statistics
+from tests.practice_helpers import BEGINNER_CODE, Device, plan_of
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def device(client):
+    return Device(client)
+
+
+def win(device, hints=0):
+    for _ in range(hints):
+        device.post("hint", game=device.state["id"])
+    for i, j in plan_of(device.state["code"]):
+        _, state = device.move(i, j)
+    return state
+
+
+def board_codes(layout_number=1):
+    boards = {board.title: board.rows for board in leaderboards.practice_boards()}
+    return [(g.code, g.hints_used) for rows in boards.values() for g in rows]
+
+
+def test_a_replayed_deal_is_practice_and_says_why(device):
+    device.open(BEGINNER_CODE)
+    first = win(device)
+    assert first["result"]["clean"] and first["result"]["rank_text"] == "your best!"
+    device.state = device.post("new", code=BEGINNER_CODE)[1]  # the same deal again
+    again = win(device)
+    result = again["result"]
+    assert not result["clean"] and not result["record"] and result["rank"] is None
+    assert "opened this deal before" in result["rank_text"]
+    game = SoloGame.objects.get(pk=again["id"])
+    assert game.seen_before
+    player = game.player
+    assert [g.pk for g in statistics.leaderboard(player)] == [first["id"]]
+    assert statistics.statistics(player)[0].wins == 2  # every game still counts
+
+
+def test_a_hinted_win_is_off_the_boards_and_in_the_history_marked(device, client):
+    device.open(BEGINNER_CODE)
+    hinted = win(device, hints=1)
+    result = hinted["result"]
+    assert result["hints_used"] == 1 and not result["clean"] and not result["record"]
+    assert "hints used" in result["rank_text"]
+    assert board_codes() == []
+    game = SoloGame.objects.get(pk=hinted["id"])
+    assert statistics.leaderboard(game.player) == []
+    assert statistics.statistics(game.player)[0].best_ms is None  # no record
+    client.cookies[COOKIE_NAME] = signed_token(game.player.device_token)
+    history = client.get("/records/").content.decode()
+    assert f"/replays/game/{game.pk}/" in history and "practice: hints used" in history
+
+
+def test_a_clean_first_win_is_on_the_board(device):
+    device.open(BEGINNER_CODE)
+    clean = win(device)
+    assert clean["result"]["record"]
+    assert board_codes() == [(BEGINNER_CODE, 0)]
