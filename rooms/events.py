@@ -49,6 +49,7 @@ def publish_race_finished(room: Room, race: Race, version: int) -> None:
             "race": views_json.race_json(race),
             "results": views_json.results_json(race),
             "table": views_json.table_json(room),
+            "history": views_json.history_json(room),
         },
     )
 

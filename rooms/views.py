@@ -129,6 +129,7 @@ def race_strings() -> dict:
         "still_playing_one": _("1 player still playing"),
         "still_playing": _("{n} players still playing"),
         "results_title": _("Results of race {n}"),
+        "race_n": _("Race {n}"),
         "points_line": _("{name}: {points} points"),
         "minutes": _("minutes"),
         "stand_in": _("CPU standing in"),

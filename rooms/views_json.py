@@ -136,6 +136,12 @@ def table_json(room: Room) -> list[dict]:
     ]
 
 
+def history_json(room: Room) -> list[dict]:
+    """The room's finished races, oldest first: each one's replay is a link away."""
+    finished = room.races.filter(status=Race.Status.FINISHED).order_by("number")
+    return [{"id": pk, "number": number} for pk, number in finished.values_list("pk", "number")]
+
+
 def your_entry_json(entry: Entry, now) -> dict:
     race = entry.race
     gone = now >= race.go_at
@@ -162,6 +168,7 @@ def snapshot(room: Room, seat: Seat | None, now=None) -> dict:
         "room": room_json(room),
         "you": seat.pk if seat else None,
         "table": table_json(room),
+        "history": history_json(room),
         "race": None,
     }
     if race is not None:

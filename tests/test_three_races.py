@@ -77,3 +77,7 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
 
     assert server_side(lambda: Race.objects.count()) == 3
     expect(ana.locator("#room-table")).to_contain_text("Ana:")
+    history = bo.locator("#room-history-list a")  # every race of the room, to watch again
+    expect(history).to_have_text(["Race 1", "Race 2", "Race 3"])
+    ids = server_side(lambda: list(Race.objects.order_by("number").values_list("pk", flat=True)))
+    expect(history.first).to_have_attribute("href", f"/replays/race/{ids[0]}/")

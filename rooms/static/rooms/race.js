@@ -98,7 +98,7 @@
       showStandings();
     },
     race_finished: (m) => {
-      snap.race = m.race; snap.results = m.results; snap.table = m.table;
+      snap.race = m.race; snap.results = m.results; snap.table = m.table; snap.history = m.history;
       showingLobby = false;
       render();
     },
@@ -302,6 +302,20 @@
     if (blocked) say(left > 0 ? T.blocked_shuffle : T.blocked_out);
   }
 
+  // Every finished race of the room, each a link to its replay.
+  function showHistory() {
+    const races = snap.history || [];
+    $("room-history").hidden = races.length === 0;
+    $("room-history-list").replaceChildren(...races.map((race) => {
+      const item = document.createElement("li");
+      const link = document.createElement("a");
+      link.href = root.dataset.replayUrl.replace("/0/", `/${race.id}/`);
+      link.textContent = T.race_n.replace("{n}", race.number);
+      item.append(link);
+      return item;
+    }));
+  }
+
   // "1st", "2nd" in English; "1.º" in Spanish.
   function ordinal(n) {
     if (lang.startsWith("es")) return `${n}.º`;
@@ -424,6 +438,7 @@
       item.textContent = T.points_line.replace("{name}", row.nickname).replace("{points}", Number(row.points));
       return item;
     }));
+    showHistory();
     drawChart(snap.results || []);
     $("another").hidden = !isOwner();
     $("to-lobby").hidden = !isOwner();
