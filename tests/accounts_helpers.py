@@ -21,6 +21,11 @@ def make_account(username="mei", password=PASSWORD, email="mei@example.org"):
     return get_user_model().objects.create_user(username, email=email, password=password)
 
 
+def at_noon(day: datetime.date) -> datetime.datetime:
+    """Midday UTC of `day`: safely inside that day's daily challenge."""
+    return datetime.datetime.combine(day, datetime.time(12), tzinfo=datetime.UTC)
+
+
 def won_game(player, time_ms, code=BEGINNER_CODE, layout_number=1, started_at=None, hints=0):
     started_at = started_at or timezone.now() - datetime.timedelta(seconds=time_ms / 1000)
     return SoloGame.objects.create(

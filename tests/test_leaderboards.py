@@ -10,7 +10,7 @@ from accounts.models import Player
 from mahjong.engine.codes import parse_code
 from mahjong.engine.deal import deal_from_code
 from records import leaderboards
-from tests.accounts_helpers import playing_game, won_game
+from tests.accounts_helpers import at_noon, playing_game, won_game
 
 pytestmark = pytest.mark.django_db
 
@@ -21,10 +21,6 @@ DAY = datetime.date(2026, 11, 29)
 def today(monkeypatch):
     monkeypatch.setattr(leaderboards, "today", lambda: DAY)
     return DAY
-
-
-def at_noon(day):
-    return datetime.datetime.combine(day, datetime.time(12), tzinfo=datetime.UTC)
 
 
 def test_each_player_appears_once_with_their_best_time():

@@ -12,7 +12,7 @@ from mahjong import daily
 from practice import daily as practice_daily
 from practice.models import SoloGame
 from practice.wording import ordinal, rank_text
-from tests.accounts_helpers import device_player, won_game
+from tests.accounts_helpers import at_noon, device_player, won_game
 from tests.practice_helpers import BEGINNER_CODE, Device, plan_of
 
 pytestmark = pytest.mark.django_db
@@ -29,10 +29,6 @@ def device(client):
 def today(monkeypatch):
     monkeypatch.setattr(daily, "today", lambda: DAY)
     return DAY
-
-
-def at_noon(day):
-    return datetime.datetime.combine(day, datetime.time(12), tzinfo=datetime.UTC)
 
 
 def win(device):
