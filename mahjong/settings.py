@@ -145,6 +145,10 @@ RACE_COUNTDOWN_SECONDS = 3  # the 3-2-1 before "go" (tests shorten it)
 # this long: they sit the race out (rooms/rematch.py; tests shorten it).
 REMATCH_READY_SECONDS = 30
 DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (docs/RULES.md §Leaving)
+# Two deliberate taps on two tiles take at least this long: a human's pair sooner than
+# this after their previous one is refused `too_fast` (docs/RULES.md §Fair play; tests
+# turn it off, and on where they test it).
+PAIR_FLOOR_MS = env_int("PAIR_FLOOR_MS", 250)
 CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)

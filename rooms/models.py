@@ -217,6 +217,8 @@ class Entry(ranking.HasStanding, models.Model):
     shuffles_used = models.PositiveSmallIntegerField(default=0)
     penalty_until = models.DateTimeField(null=True, blank=True)
     last_action_at = models.DateTimeField(null=True, blank=True)
+    # The human's own last pair (a stand-in's do not count): the pace floor's reference.
+    last_human_pair_at = models.DateTimeField(null=True, blank=True)
     cpu_control = models.BooleanField(default=False)  # a CPU plays for an absent human
     # The last CPU step taken on this board: a step runs only as cpu_step + 1, so a
     # duplicate delivery of a task (or a second chain) finds it taken and does nothing.

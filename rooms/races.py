@@ -210,7 +210,16 @@ def play_pair(player, code, tiles, n, now=None) -> Entry:
     n = whole_number(n, "n")
     if n == entry.pairs_removed - 1 and _last_pair(entry) == [i, j]:
         return entry
+    _not_too_fast(entry, now)
     return remove_pair(room, entry, i, j, n, now, by_cpu=False)
+
+
+def _not_too_fast(entry: Entry, now) -> None:
+    """docs/RULES.md §Fair play: no human makes two pairs within PAIR_FLOOR_MS."""
+    floor = timedelta(milliseconds=settings.PAIR_FLOOR_MS)
+    if entry.last_human_pair_at is not None and now - entry.last_human_pair_at < floor:
+        message = _("too fast: a pair needs two deliberate taps (at least %(ms)s ms apart)")
+        raise RoomError(message % {"ms": settings.PAIR_FLOOR_MS}, "too_fast")
 
 
 def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry:
@@ -231,6 +240,8 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
     store_position(entry, position)
     entry.pairs_removed += 1
     entry.cpu_pairs += int(by_cpu)
+    if not by_cpu:
+        entry.last_human_pair_at = now
     _acted(entry, now, by_cpu)
     _settle(entry, position, now)
     hot_sql.record_pair(entry, PAIR_FIELDS, n, [i, j], now, by_cpu)
@@ -243,6 +254,7 @@ PAIR_FIELDS = (
     "alive",
     "pairs_removed",
     "cpu_pairs",
+    "last_human_pair_at",
     "last_action_at",
     "cpu_control",
     "status",

@@ -155,6 +155,13 @@ def race_of_two_past_go(settings, transactional_db):
     return room, players
 
 
+@pytest.fixture(autouse=True)
+def no_pair_floor(settings):
+    """Most tests play pairs faster than a hand can (an injected clock, a script, a quick
+    browser): the pace floor is off. tests/test_pace.py turns it on."""
+    settings.PAIR_FLOOR_MS = 0
+
+
 @pytest.fixture
 def throttle(monkeypatch, settings):
     """The login form's throttle on a fresh cache and a fake clock (`throttle.clock`),

@@ -202,6 +202,7 @@ class Client:
             # for the ack is part of it): log-normal with mean 1, so N players make
             # N / pace pairs a second as long as the server keeps up.
             gap = self.rng.lognormvariate(-(SPREAD**2) / 2, SPREAD) * self.pace
+            gap = max(gap, 0.3)  # never faster than a hand (the site's PAIR_FLOOR_MS)
             await asyncio.sleep(max(0.0, sent + gap - time.monotonic()))
 
     async def one_step(self) -> bool:

@@ -130,7 +130,7 @@
     },
     error: (m) => {
       say(m.message);
-      if (["illegal", "stale", "penalty", "entry_over", "race_over"].includes(m.code)) send({ type: "snapshot" });
+      if (["illegal", "stale", "penalty", "too_fast", "entry_over", "race_over"].includes(m.code)) send({ type: "snapshot" });
       // The database is away: nothing was stored, so the board this page already moved
       // on must come back. Asked again each second until the server can answer.
       if (m.code === "unavailable") resyncSoon();
