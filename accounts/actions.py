@@ -54,6 +54,12 @@ def set_nickname(player: Player, text) -> Player:
     return player
 
 
+def ban_from_ranked(player: Player) -> None:
+    """An admin voided a result of this player's played by a script (docs/RULES.md §Fair
+    play): no more ranked races."""
+    Player.objects.filter(pk=player.pk).update(banned_from_ranked=True)
+
+
 def new_player() -> Player:
     """A new anonymous player, for a device that has none (accounts.identity)."""
     return Player.objects.create()

@@ -41,6 +41,8 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(auto_now=True)
+    # Set by an admin voiding a result played at an inhuman pace (docs/RULES.md §Fair play).
+    banned_from_ranked = models.BooleanField(default=False)
 
     class Meta:
         constraints = [

@@ -54,6 +54,8 @@ def fastest_race_wins(level: str, limit: int = BOARD_SIZE) -> list[Entry]:
         race__status=Race.Status.FINISHED,
         seat__player__isnull=False,
         cpu_pairs=0,  # a stand-in's pairs are nobody's record (docs/RULES.md §Leaving)
+        pace_flagged=False,  # nor a pace no human plays at, until an admin clears it
+        voided=False,
     ).alias(time_limit_ms=time_limit_ms)
     ranked = wins.filter(finished_ms__lte=F("time_limit_ms")).annotate(
         rank_for_player=Window(

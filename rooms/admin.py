@@ -11,7 +11,7 @@ from django.contrib import admin, messages
 from django.shortcuts import redirect
 
 from accounts.admin import HistoryAdmin
-from rooms import errors, race_end
+from rooms import errors, fair_play, race_end
 from rooms.models import Entry, Move, QueueEntry, Race, Room, Seat, SiteDefaults
 
 
@@ -99,11 +99,28 @@ class RaceAdmin(HistoryAdmin):
 class EntryAdmin(HistoryAdmin):
     """Results: one seat's board in one race."""
 
-    list_display = ["race", "seat", "level", "status", "place", "points", "finished_ms"]
-    list_filter = ["status", "level"]
+    list_display = [
+        "race", "seat", "level", "status", "place", "points", "finished_ms",
+        "pace_flagged", "pace_median_ms", "pace_spread", "voided",
+    ]  # fmt: skip
+    list_filter = ["pace_flagged", "voided", "status", "level"]
     search_fields = ["race__room__code", "seat__nickname"]
     list_select_related = ["race__room", "seat"]
     exclude = ["faces", "positions", "alive"]  # the deal's faces: a long, unreadable list
+    actions = ["clear_pace_flag", "void_and_ban"]
+
+    def has_review_permission(self, request):
+        return request.user.has_perm("rooms.change_entry")
+
+    @admin.action(description="Clear the pace flag (a fast human)", permissions=["review"])
+    def clear_pace_flag(self, request, queryset):
+        cleared = fair_play.clear_flags(queryset)
+        self.message_user(request, f"{cleared} result(s) cleared: they count again")
+
+    @admin.action(description="Void the result and ban from ranked play", permissions=["review"])
+    def void_and_ban(self, request, queryset):
+        voided = fair_play.void_and_ban(queryset)
+        self.message_user(request, f"{voided} result(s) voided, their players banned from ranked")
 
 
 @admin.register(Move)

@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from accounts import actions as accounts_actions
 from mahjong.rules import time_limit_ms
-from rooms import events, ranking
+from rooms import events, fair_play, ranking
 from rooms.errors import RoomError
 from rooms.lobby import advance_version, locked_room
 from rooms.models import Entry, Race
@@ -29,6 +29,7 @@ def end_race(race: Race, now: datetime) -> None:
         entry.points = float(ranked[entry.pk].points)
         entry.save(update_fields=["place", "points"])
     _update_win_streaks(entries)
+    fair_play.flag_inhuman_pace(race, entries)
     race.status = Race.Status.FINISHED
     race.finished_at = now
     race.save(update_fields=["status", "finished_at"])
@@ -49,7 +50,8 @@ def _rate(race: Race, entries: list[Entry], now: datetime) -> None:
     their place among the humans (ties share it), a board mostly played by a stand-in as
     given up where its human left it. In end_race's transaction; record_rated_result
     ignores a race already rated."""
-    humans = {e.pk: e for e in entries if e.seat.player_id is not None}
+    # A result under review or voided is not rated (docs/RULES.md §Fair play).
+    humans = {e.pk: e for e in entries if e.seat.player_id is not None and fair_play.counts(e)}
     standings = [rated_standing(e) for e in humans.values()]
     places = ranking.rank(standings, time_limit_ms(race.rules))
     results = [(humans[r.key].seat.player, r.place) for r in places]

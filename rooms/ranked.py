@@ -43,6 +43,8 @@ def join_queue(player: Player, level, nickname, now=None) -> QueueEntry:
     waiting = QueueEntry.objects.select_for_update().filter(player=player).first()
     if in_ranked_race(player):
         raise RoomError(_("finish your ranked race before joining the queue again"), "in_race")
+    if player.banned_from_ranked:
+        raise RoomError(_("you may not play ranked races: an admin voided a result"), "banned")
     accounts_actions.set_nickname(player, nickname)
     if waiting is not None and waiting.level == level:
         return waiting  # a second click keeps the player's place in the line

@@ -5,10 +5,13 @@ from datetime import timedelta
 
 import pytest
 
-from rooms import races, stand_in
+from accounts.models import Rating
+from records import leaderboards
+from rooms import pace, races, ranked, stand_in
 from rooms.boards import deal_for
 from rooms.models import Entry, Move
 from tests.rooms_helpers import close_all, db, refused, room_with, seated
+from tests.test_ranked_queue import play_pairs, ranked_race
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +70,75 @@ async def test_a_socket_client_at_a_tenth_of_a_second_a_pair_gets_too_fast(pair_
     stored = await db(lambda: Entry.objects.get(seat__player=players[0]).pairs_removed)()
     assert stored == 1
     await close_all(sockets)
+
+
+# --- inhuman pace, found when the race ends -----------------------------------------------
+def play_at(player, room, entry, gaps_ms, start):
+    """Play the deal's plan with these gaps between pairs (the first at `start`)."""
+    at = start
+    for n, pair in enumerate(deal_for(entry.code).plan):
+        races.play_pair(player, room.code, sorted(pair), n, now=at)
+        at += timedelta(milliseconds=gaps_ms[n % len(gaps_ms)])
+
+
+def race_played_at(gaps_ms):
+    """Ana plays her whole board at these gaps; Bo gives up; the race ends."""
+    room, ana, entry, plan, now = a_race()
+    play_at(ana, room, entry, gaps_ms, now)
+    bo = Entry.objects.get(race=entry.race, seat__nickname="Bo").seat.player
+    races.give_up(bo, room.code, now=now + timedelta(minutes=5))
+    entry.refresh_from_db()
+    assert entry.race.status == "finished"
+    return entry
+
+
+def test_a_script_at_four_tenths_of_a_second_a_pair_is_flagged_and_off_the_boards():
+    entry = race_played_at([400, 410, 395, 405])
+    assert entry.pace_flagged and 390 <= entry.pace_median_ms <= 410 and entry.pace_spread < 0.1
+    assert entry.place == 1  # the result stays in the race's ranking
+    assert entry.pk not in [e.pk for e in leaderboards.fastest_race_wins(entry.level)]
+
+
+def test_a_fast_but_human_pace_is_not_flagged():
+    # A quick player: some pairs in half a second, most after a look around the board.
+    entry = race_played_at([450, 2600, 900, 5200, 520, 1700, 3100, 480, 1200, 7400])
+    assert not entry.pace_flagged
+    assert entry.pk in [e.pk for e in leaderboards.fastest_race_wins(entry.level)]
+
+
+def test_the_pace_rule_in_numbers():
+    assert pace.inhuman([500] * 14) is None  # too few pairs to judge
+    assert pace.inhuman([590] * 15) == pace.Pace(590, 0.0)
+    assert pace.inhuman([700] * 30) is None  # regular, but a human can keep that up
+    assert pace.inhuman([300, 900] * 8) is None  # fast on average, but uneven
+
+
+def test_a_flagged_player_is_not_rated_and_the_others_are():
+    race, (ana, bo, cy), now = ranked_race("Ana", "Bo", "Cy")
+    entry = race.entries.get(seat__player=ana)
+    play_at(ana, race.room, entry, [400], now)  # Ana, a script, clears the board
+    play_pairs(race, bo, 4, now)
+    for player in (bo, cy):
+        races.give_up(player, race.room.code, now=now + timedelta(minutes=1))
+    assert Entry.objects.get(pk=entry.pk).pace_flagged
+    assert not Rating.objects.filter(player=ana).exists()
+    ratings = {r.player_id: r.value for r in Rating.objects.all()}
+    assert ratings[bo.pk] > ratings[cy.pk]
+
+
+def test_an_admin_clears_a_fast_human_and_voids_a_script(admin_client):
+    fast = race_played_at([400])
+    script = race_played_at([380])
+    url = "/admin/rooms/entry/"
+    listed = admin_client.get(url, {"pace_flagged__exact": "1"}).content.decode()
+    assert listed.count('name="_selected_action"') == 2
+    admin_client.post(url, {"action": "clear_pace_flag", "_selected_action": [fast.pk]})
+    fast.refresh_from_db()
+    assert not fast.pace_flagged
+    assert fast.pk in [e.pk for e in leaderboards.fastest_race_wins(fast.level)]
+    admin_client.post(url, {"action": "void_and_ban", "_selected_action": [script.pk]})
+    script.refresh_from_db()
+    player = script.seat.player
+    player.refresh_from_db()
+    assert script.voided and player.banned_from_ranked
+    refused("banned", ranked.join_queue, player, "easy", "Robo")

@@ -21,10 +21,11 @@ T0 = timezone.now()
 
 
 def finish(race, player, seconds):
-    """Play the whole plan; the last pair lands `seconds` after go."""
+    """Play the whole plan at an even human pace; the last pair lands `seconds` after go."""
     entry = race.entries.get(seat__player=player)
-    at = race.go_at + timedelta(seconds=seconds)
-    for n, pair in enumerate(deal_for(entry.code).plan):
+    plan = deal_for(entry.code).plan
+    for n, pair in enumerate(plan):
+        at = race.go_at + timedelta(seconds=seconds * (n + 1) / len(plan))
         races.play_pair(player, race.room.code, list(pair), n, now=at)
 
 

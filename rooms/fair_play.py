@@ -1,0 +1,52 @@
+"""Results played at an inhuman pace (docs/RULES.md §Fair play): flagged when the race
+ends (rooms/pace.py), then cleared or voided by an admin. The one write path of the
+flags; the admin's actions call it (rooms/admin.py)."""
+
+from django.db import transaction
+
+from accounts import actions as accounts_actions
+from rooms import pace
+from rooms.models import Entry, Move, Race
+
+
+def flag_inhuman_pace(race: Race, entries: list[Entry]) -> None:
+    """At the end of the race (its room locked): mark each human board whose own pairs
+    came at an inhuman pace, with the figures that showed it."""
+    times: dict[int, list] = {}
+    human_pairs = Move.objects.filter(entry__race=race, kind=Move.Kind.PAIR, by_cpu=False)
+    for entry_id, at in human_pairs.order_by("entry_id", "number").values_list("entry_id", "at"):
+        times.setdefault(entry_id, []).append(at)
+    for entry in entries:
+        if entry.seat.player_id is None:
+            continue
+        found = pace.inhuman(pace.intervals_ms(times.get(entry.pk, [])))
+        if found is not None:
+            entry.pace_flagged = True
+            entry.pace_median_ms, entry.pace_spread = found.median_ms, round(found.spread, 3)
+            entry.save(update_fields=["pace_flagged", "pace_median_ms", "pace_spread"])
+
+
+def counts(entry: Entry) -> bool:
+    """Whether a result may stand on boards and in ratings."""
+    return not entry.pace_flagged and not entry.voided
+
+
+@transaction.atomic
+def clear_flags(entries) -> int:
+    """An admin looked and found a fast human: the results count again (boards; a rating
+    already computed without them is not redone)."""
+    return Entry.objects.filter(pk__in=[e.pk for e in entries], pace_flagged=True).update(
+        pace_flagged=False
+    )
+
+
+@transaction.atomic
+def void_and_ban(entries) -> int:
+    """An admin found a script: the results never count, and their players may not queue
+    for ranked races any more."""
+    entries = list(Entry.objects.filter(pk__in=[e.pk for e in entries]).select_related("seat"))
+    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(voided=True)
+    for entry in entries:
+        if entry.seat.player_id is not None:
+            accounts_actions.ban_from_ranked(entry.seat.player)
+    return len(entries)
