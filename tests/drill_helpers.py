@@ -50,6 +50,9 @@ class WebServer:
             "CHANNEL_PREFIX": settings.CHANNEL_LAYERS["default"]["CONFIG"]["prefix"],
             "SECRET_KEY": settings.SECRET_KEY,  # the device cookies this test signs
             "DB_CONN_MAX_AGE": "0",  # nothing left connected to the test database
+            # The drills' clients send pairs as fast as the acks come, as the other
+            # tests do: the pace floor is off here too (tests/conftest.py no_pair_floor).
+            "PAIR_FLOOR_MS": "0",
         }
         self.process = None
 

@@ -17,7 +17,25 @@ from tests.practice_helpers import BEGINNER_CODE, Device, plan_of
 
 pytestmark = pytest.mark.django_db
 
-DAY = datetime.date(2026, 12, 1)
+# The real UTC day: games started in these tests are stamped with the real time, and the
+# daily challenge is the deal of the day they were started.
+DAY = datetime.datetime.now(datetime.UTC).date()
+MONTHS_ES = [
+    "enero",
+    "febrero",
+    "marzo",
+    "abril",
+    "mayo",
+    "junio",
+    "julio",
+    "agosto",
+    "septiembre",
+    "octubre",
+    "noviembre",
+    "diciembre",
+]
+DAY_EN = f"{DAY.day} {DAY:%B}"
+DAY_ES = f"{DAY.day} de {MONTHS_ES[DAY.month - 1]}"
 
 
 @pytest.fixture
@@ -97,7 +115,7 @@ def test_play_daily_opens_todays_deal_and_names_its_date(device, today):
     assert response.status_code == 200
     assert device.state["code"] == daily.daily_code(DAY)
     page = response.content.decode()
-    assert "Daily challenge — 1 December" in page
+    assert f"Daily challenge — {DAY_EN}" in page
     assert "1 day in a row" in page
 
 
@@ -114,7 +132,7 @@ def test_todays_code_by_its_link_is_framed_too_and_another_code_is_not(device, t
 def test_the_daily_frame_in_spanish(client, today):
     client.cookies["django_language"] = "es"
     page = client.get("/play/daily/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert "Reto diario — 1 de diciembre" in page
+    assert f"Reto diario — {DAY_ES}" in page
 
 
 def test_the_daily_frame_shows_todays_five_best_times(device, today):

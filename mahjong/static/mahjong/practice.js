@@ -67,7 +67,9 @@
     showProgress();
     send("move", { game: game.id, tiles: pair, n }).then((state) => {
       if (!state) return;
-      game = state;
+      // The answer to a pair is older than a pause or resume clicked since (still queued
+      // behind it): keep the player's latest choice, the server's answer to it follows.
+      game = { ...state, paused: game.paused };
       showProgress();
       if (state.status === "won") celebrate(state);
     });
