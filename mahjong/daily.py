@@ -31,3 +31,16 @@ def day_bounds(day: datetime.date) -> tuple[datetime.datetime, datetime.datetime
     """The UTC day as [start, end): a daily game counts on the day it was started."""
     start = datetime.datetime.combine(day, datetime.time.min, tzinfo=datetime.UTC)
     return start, start + datetime.timedelta(days=1)
+
+
+def days_in_a_row(days, today: datetime.date) -> int:
+    """How many consecutive days among `days` end at today, or at yesterday: a streak
+    stays alive until a whole UTC day passes without a game (docs/RULES.md §Records and
+    boards). Both streaks — the daily challenge's and the home page's — count this way."""
+    played = set(days)
+    day = today if today in played else today - datetime.timedelta(days=1)
+    count = 0
+    while day in played:
+        count += 1
+        day -= datetime.timedelta(days=1)
+    return count

@@ -8,13 +8,12 @@ import random
 from dataclasses import dataclass
 
 from django.db.models.functions import TruncDate
-from django.utils import dateformat
-from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from accounts.identity import player_for_request
 from accounts.models import Player
+from mahjong.daily import day_bounds, days_in_a_row
 from mahjong.engine.tiles import REGULAR_FACES, face_label
+from practice import daily as practice_daily
 from records import leaderboards, statistics
 from rooms.open_rooms import open_rooms
 
@@ -80,10 +79,8 @@ class Daily:
 
 def daily(day: datetime.date) -> Daily:
     board = leaderboards.daily_board(day)
-    # The same words as the daily game's own page (practice/daily.py).
-    date = dateformat.format(day, pgettext("day and month", "j F"))
     return Daily(
-        title=_("Daily challenge — %(date)s") % {"date": date},
+        title=practice_daily.title(day),  # the daily game's own page's words
         code=leaderboards.daily_code(day),
         best=board[0] if board else None,
     )
@@ -113,24 +110,10 @@ class Record:
     played_today: bool
 
 
-def days_in_a_row(days: list[datetime.date], today: datetime.date) -> int:
-    """How many consecutive days end at today, or at yesterday (a streak stays alive
-    until a whole day passes without a game), among `days`."""
-    played = set(days)
-    day = today if today in played else today - datetime.timedelta(days=1)
-    count = 0
-    while day in played:
-        count += 1
-        day -= datetime.timedelta(days=1)
-    return count
-
-
 def days_played(player: Player, today: datetime.date) -> list[datetime.date]:
     """The UTC days on which the player started a game that counts (docs/RULES.md §Records
     and boards: a pair removed, or a win)."""
-    since = datetime.datetime.combine(
-        today - datetime.timedelta(days=STREAK_LOOKBACK_DAYS), datetime.time.min, datetime.UTC
-    )
+    since, _end = day_bounds(today - datetime.timedelta(days=STREAK_LOOKBACK_DAYS))
     rows = (
         statistics.played(player)
         .filter(started_at__gte=since)

@@ -55,20 +55,18 @@ def days_played(player: Player, first: datetime.date, last: datetime.date) -> se
 
 def streak(player: Player, day: datetime.date) -> int:
     """Consecutive days up to `day` on which the player started the day's challenge,
-    finished or not. A streak still counts on a day not yet played: it ends only once
-    a whole day passes without a game (yesterday's streak is alive until midnight UTC)."""
-    count = 0
-    cursor = day
+    finished or not (mahjong.daily.days_in_a_row: alive until a whole day passes
+    unplayed). Read a window of days at a time, back as far as the run goes."""
+    played: set = set()
+    last = day
     while True:
-        first = cursor - datetime.timedelta(days=STREAK_WINDOW_DAYS - 1)
-        played = days_played(player, first, cursor)
-        if count == 0 and cursor == day and day not in played:
-            cursor -= datetime.timedelta(days=1)  # today is still open
-        while first <= cursor and cursor in played:
-            count += 1
-            cursor -= datetime.timedelta(days=1)
-        if cursor >= first:  # the run broke inside this window
-            return count
+        first = last - datetime.timedelta(days=STREAK_WINDOW_DAYS - 1)
+        played |= days_played(player, first, last)
+        count = daily.days_in_a_row(played, day)
+        run_end = day if day in played else day - datetime.timedelta(days=1)
+        if not count or run_end - datetime.timedelta(days=count - 1) > first:
+            return count  # the run broke inside what was read
+        last = first - datetime.timedelta(days=1)
 
 
 @dataclass
@@ -80,14 +78,19 @@ class DailyFrame:
     streak_text: str
 
 
+def title(day: datetime.date) -> str:
+    """ "Daily challenge — 1 December", on the daily page and the home page alike."""
+    # Translators: a day and month, as in "1 December" (Django date format characters).
+    date = dateformat.format(day, pgettext("day and month", "j F"))
+    return _("Daily challenge — %(date)s") % {"date": date}
+
+
 def frame(player: Player, day: datetime.date) -> DailyFrame:
     """What the page says around today's deal."""
     days = streak(player, day)
-    # Translators: a day and month, as in "1 December" (Django date format characters).
-    date = dateformat.format(day, pgettext("day and month", "j F"))
     return DailyFrame(
         code=daily.daily_code(day),
-        title=_("Daily challenge — %(date)s") % {"date": date},
+        title=title(day),
         best=daily_board(day, TOP_TIMES),
         streak=days,
         streak_text=ngettext("%(count)s day in a row", "%(count)s days in a row", days)

@@ -47,11 +47,8 @@ def game_replay(game: SoloGame) -> dict:
         raise NotReplayable("the game was played before replays kept each pair's time")
     position = deal_for(game.code).start()
     events = []
-    for (i, j), t in zip(game.moves, game.move_ms, strict=True):
-        ok, reason = position.can_remove(i, j)
-        if not ok:
-            raise NotReplayable(f"pair {len(events)}: {reason}")
-        position = position.remove(i, j)
+    for n, ((i, j), t) in enumerate(zip(game.moves, game.move_ms, strict=True)):
+        position = _removed(position, i, j, f"pair {n}")
         events.append([t, "pair", i, j, 0])
     won = game.status == SoloGame.Status.WON
     length = game.time_ms if won else (events[-1][0] if events else 0)
@@ -99,7 +96,7 @@ def _moves_by_entry(race: Race) -> dict[int, list[Move]]:
 
 
 def _player(race: Race, entry: Entry, moves: list[Move]) -> dict:
-    position, events = _rebuild(race, entry, moves)
+    events = _rebuild(race, entry, moves)
     return {
         "seat": entry.seat_id,
         "nickname": entry.seat.nickname,
@@ -111,13 +108,13 @@ def _player(race: Race, entry: Entry, moves: list[Move]) -> dict:
         "ended_ms": entry.finished_ms or _ms(race, entry.last_action_at),
         "place": entry.place,
         "points": float(entry.points) if entry.points is not None else None,
-        "pairs": sum(1 for e in events if e[1] == "pair"),
-        "cpu_pairs": sum(1 for e in events if e[1] == "pair" and e[4]),
+        "pairs": entry.pairs_removed,
+        "cpu_pairs": entry.cpu_pairs,
         "events": events,
     }
 
 
-def _rebuild(race: Race, entry: Entry, moves: list[Move]) -> tuple[Position, list[list]]:
+def _rebuild(race: Race, entry: Entry, moves: list[Move]) -> list[list]:
     """Play the moves again on the deal; each becomes an event [ms since go, kind, …]:
     [t, "pair", i, j, by_cpu] or [t, "shuffle", faces, positions or None]."""
     position = deal_for(entry.code).start()
@@ -126,10 +123,7 @@ def _rebuild(race: Race, entry: Entry, moves: list[Move]) -> tuple[Position, lis
         t = _ms(race, move.at)
         if move.kind == Move.Kind.PAIR:
             i, j = move.tiles
-            ok, reason = position.can_remove(i, j)
-            if not ok:
-                raise NotReplayable(f"{entry.seat.nickname}'s pair {move.number}: {reason}")
-            position = position.remove(i, j)
+            position = _removed(position, i, j, f"{entry.seat.nickname}'s pair {move.number}")
             events.append([t, "pair", i, j, int(move.by_cpu)])
         else:
             shuffled = _shuffled(entry, move, position)
@@ -141,7 +135,15 @@ def _rebuild(race: Race, entry: Entry, moves: list[Move]) -> tuple[Position, lis
         int(entry.alive, 16)
     ):
         raise NotReplayable(f"{entry.seat.nickname}'s moves do not rebuild the stored board")
-    return position, events
+    return events
+
+
+def _removed(position: Position, i: int, j: int, which: str) -> Position:
+    """The pair taken off as the referee did, or the replay refused: it would not be legal."""
+    ok, reason = position.can_remove(i, j)
+    if not ok:
+        raise NotReplayable(f"{which}: {reason}")
+    return position.remove(i, j)
 
 
 def _shuffled(entry: Entry, move: Move, position: Position):

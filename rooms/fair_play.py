@@ -33,20 +33,15 @@ def counts(entry: Entry) -> bool:
 
 @transaction.atomic
 def clear_flags(entries) -> int:
-    """An admin looked and found a fast human: the results count again (boards; a rating
-    already computed without them is not redone)."""
-    return Entry.objects.filter(pk__in=[e.pk for e in entries], pace_flagged=True).update(
-        pace_flagged=False
-    )
+    """An admin looked and found a fast human: the results (a queryset) count again on
+    the boards; a rating already computed without them is not redone."""
+    return entries.filter(pace_flagged=True).update(pace_flagged=False)
 
 
 @transaction.atomic
 def void_and_ban(entries) -> int:
-    """An admin found a script: the results never count, and their players may not queue
-    for ranked races any more."""
-    entries = list(Entry.objects.filter(pk__in=[e.pk for e in entries]).select_related("seat"))
-    Entry.objects.filter(pk__in=[e.pk for e in entries]).update(voided=True)
-    for entry in entries:
-        if entry.seat.player_id is not None:
-            accounts_actions.ban_from_ranked(entry.seat.player)
-    return len(entries)
+    """An admin found a script: the results (a queryset) never count, and their players
+    may not queue for ranked races any more."""
+    for entry in entries.exclude(seat__player=None).select_related("seat__player"):
+        accounts_actions.ban_from_ranked(entry.seat.player)
+    return entries.update(voided=True)

@@ -6,6 +6,9 @@
 // a refusal brings it back through setAlive/load.
 // It also owns how the board sits on the page (fit to the room the page leaves, zoom,
 // pan, full screen) and its motion, so practice, races and /learn/ get them alike.
+// One file of ~800 lines on purpose: the pages load plain scripts with no build step,
+// and one component is one file; its sections (rules, drawing, frame, playing) are
+// marked below.
 "use strict";
 
 (() => {
@@ -794,6 +797,7 @@
     apply(saved);
   };
 
+  MahjongBoard.DEPTH = DEPTH; // the replay draws boards the same way (replays/)
   MahjongBoard.ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
 
   // Keys for a page: arrows move the focus; `keys` maps other keys to actions; then the

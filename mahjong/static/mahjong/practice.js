@@ -130,7 +130,7 @@
     root.classList.toggle("paused", paused);
     board.enabled = !paused;
     // A hint's glow would show through the cover, and it means nothing after a pause.
-    if (paused && board.clearHints) board.clearHints();
+    if (paused) board.clearHints();
     $("paused-cover").hidden = !paused;
     $("pause").setAttribute("aria-pressed", String(paused));
     $("pause").textContent = paused ? T.resume : T.pause;
@@ -161,7 +161,7 @@
 
   // --- the win ----------------------------------------------------------------------------
   function celebrate(state) {
-    if (board.celebrate) board.celebrate();
+    board.celebrate();
     if (window.MahjongSound) MahjongSound.play("win");
     showWon(state);
   }

@@ -9,7 +9,7 @@
   const data = JSON.parse($("replay-data").textContent);
   const T = JSON.parse($("strings").textContent);
   const fmt = window.MahjongBoard.formatTime;
-  const DEPTH = 0.12; // a layer's offset in tile widths, as the live board draws it
+  const DEPTH = window.MahjongBoard.DEPTH; // a layer's offset in tile widths, as played
   let focused = null; // the board shown large (on a phone: the one shown)
   const length = Math.max((data.race || data.game).length_ms || 0, ...data.players.map((p) => p.ended_ms || 0));
   const boards = data.players.map(makeBoard);

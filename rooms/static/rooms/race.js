@@ -330,7 +330,7 @@
   // This player cleared the board: the moment is marked (motion and sound as the
   // player's settings allow).
   function celebrate() {
-    if (board.celebrate) board.celebrate();
+    board.celebrate();
     sound("win");
   }
 
