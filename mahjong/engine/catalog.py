@@ -30,11 +30,24 @@ LAYOUT_DIR = Path(__file__).resolve().parent.parent / "layouts"
 
 @dataclass(frozen=True)
 class CatalogEntry:
+    """One built-in layout. `level` is "" for a library layout that is no race level;
+    `title_en`/`title_es` are its display names (the engine holds no translations);
+    `difficulty` is the measured grade of its deals (docs/LAYOUTS.md), "" until measured."""
+
     number: int
     name: str
     tiles: int
     flowers: bool
     level: str
+    title_en: str = ""
+    title_es: str = ""
+    difficulty: str = ""
+
+    def title(self, language: str = "en") -> str:
+        """The display name in a language ("es" or anything else for English)."""
+        if language.startswith("es") and self.title_es:
+            return self.title_es
+        return self.title_en or self.name
 
 
 CATALOG: tuple[CatalogEntry, ...] = (
