@@ -146,12 +146,21 @@ def record_rated_result(
         return []
     at = at or timezone.now()
     current = _locked_ratings([player for player, _ in results])
-    standings = [(player.pk, current[player.pk].value, place) for player, place in results]
-    changes = ratings.rating_changes(standings)
+    standings = [
+        (player.pk, _standing_rating(current[player.pk], at), place) for player, place in results
+    ]
+    updated = ratings.race_updates(standings)
     return [
-        _store_change(current[pk], changes[pk], place, len(results), race_ref, at)
+        _store_change(current[pk], updated[pk], place, len(results), race_ref, at)
         for pk, _, place in standings
     ]
+
+
+def _standing_rating(rating: Rating, at) -> ratings.Glicko:
+    """The rating a race starts from: widened by the time since the last rated race."""
+    if rating.rated_at is None:
+        return rating.glicko
+    return ratings.after_idle(rating.glicko, (at - rating.rated_at).total_seconds() / 86400)
 
 
 def _check_results(results) -> None:
@@ -172,15 +181,19 @@ def _locked_ratings(players) -> dict[int, Rating]:
     return {rating.player_id: rating for rating in locked}
 
 
-def _store_change(rating, delta, place, field_size, race_ref, at) -> RatingChange:
+def _store_change(rating, new: ratings.Glicko, place, field_size, race_ref, at) -> RatingChange:
     before = rating.value
-    rating.value = before + delta
+    rating.value, rating.deviation, rating.volatility = new.rating, new.deviation, new.volatility
     rating.games += 1
-    rating.save(update_fields=["value", "games", "updated_at"])
+    rating.rated_at = at
+    rating.save(
+        update_fields=["value", "deviation", "volatility", "games", "rated_at", "updated_at"]
+    )
     return RatingChange.objects.create(
         player_id=rating.player_id,
         before=before,
         after=rating.value,
+        deviation=rating.deviation,
         place=place,
         field_size=field_size,
         race_ref=race_ref,

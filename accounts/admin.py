@@ -55,7 +55,7 @@ class PlayerAdmin(admin.ModelAdmin):
 
 @admin.register(Rating)
 class RatingAdmin(HistoryAdmin):
-    list_display = ["player", "shown", "games", "provisional", "updated_at"]
+    list_display = ["player", "shown", "deviation", "games", "provisional", "rated_at"]
     search_fields = ["player__nickname"]
     list_select_related = ["player"]
     ordering = ["-value"]

@@ -64,19 +64,22 @@ class Player(models.Model):
 
 
 class Rating(models.Model):
-    """A player's current rating for ranked races (docs/RULES.md §Ranked play and ratings);
-    see accounts/ratings.py."""
+    """A player's current Glicko-2 rating for ranked races (docs/RULES.md §Ranked play and
+    ratings, docs/ACCOUNTS.md §Ratings); see accounts/ratings.py. `value` is the mean."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
     value = models.FloatField(default=ratings.START_RATING)
+    deviation = models.FloatField(default=ratings.START_DEVIATION)
+    volatility = models.FloatField(default=ratings.START_VOLATILITY)
     games = models.PositiveIntegerField(default=0)
+    rated_at = models.DateTimeField(null=True, blank=True, help_text="The last rated race.")
     updated_at = models.DateTimeField(auto_now=True)
 
     class Meta:
         indexes = [models.Index(fields=["-value"])]
 
     def __str__(self):
-        return f"{self.player}: {self.shown}"
+        return f"{self.player}: {self.shown}{'?' if self.provisional else ''}"
 
     @property
     def shown(self) -> int:
@@ -84,7 +87,11 @@ class Rating(models.Model):
 
     @property
     def provisional(self) -> bool:
-        return ratings.is_provisional(self.games)
+        return ratings.is_provisional(self.deviation)
+
+    @property
+    def glicko(self) -> ratings.Glicko:
+        return ratings.Glicko(self.value, self.deviation, self.volatility)
 
 
 class RatingChange(models.Model):
@@ -93,6 +100,8 @@ class RatingChange(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
     before = models.FloatField()
     after = models.FloatField()
+    # The deviation after this race (null for races rated by the Elo before Glicko-2).
+    deviation = models.FloatField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(help_text="1 is first; tied players share it.")
     field_size = models.PositiveSmallIntegerField(help_text="Human players in the race.")
     # The rooms.Race this came from (its primary key). A number, not a foreign key, so
@@ -113,3 +122,18 @@ class RatingChange(models.Model):
     @property
     def delta(self) -> float:
         return self.after - self.before
+
+    @property
+    def shown_delta(self) -> int:
+        """The change as shown: the difference of the shown (rounded) ratings."""
+        return round(self.after) - round(self.before)
+
+    @property
+    def signed_delta(self) -> str:
+        """ "+16", "−8" (a true minus sign), "0": how a change reads beside a race."""
+        delta = self.shown_delta
+        return f"+{delta}" if delta > 0 else f"−{-delta}" if delta < 0 else "0"
+
+    @property
+    def provisional(self) -> bool:
+        return self.deviation is not None and ratings.is_provisional(self.deviation)

@@ -8,6 +8,7 @@ from django.db.models.fields.json import KeyTextTransform
 from django.db.models.functions import Cast, RowNumber
 
 from accounts.models import Rating
+from accounts.ratings import PROVISIONAL_DEVIATION
 from mahjong.daily import DAILY_LAYOUT as DAILY_LAYOUT  # the deal lives below the apps
 from mahjong.daily import daily_code as daily_code
 from mahjong.daily import today as today
@@ -38,7 +39,13 @@ def practice_boards() -> list[Board]:
 
 
 def rating_board(limit: int = 50) -> list[Rating]:
-    rated = Rating.objects.filter(games__gt=0, player__merged_into__isnull=True)
+    """Established ratings only, as lichess lists them: a provisional one ("?") could top
+    the board after one lucky race (docs/ACCOUNTS.md §Ratings)."""
+    rated = Rating.objects.filter(
+        games__gt=0,
+        player__merged_into__isnull=True,
+        deviation__lte=PROVISIONAL_DEVIATION,
+    )
     return list(rated.select_related("player").order_by("-value", "player_id")[:limit])
 
 

@@ -3,7 +3,8 @@ level, grouped into races.
 
 Every write to the queue (QueueEntry) is here; the rooms it forms are made by
 rooms/lobby.py and started by rooms/races.py. A group forms when MAX_SEATS players wait
-at a level, or when the oldest of at least two has waited RANKED_WAIT_SECONDS. Grouping
+at a level, or when the oldest of at least two has waited RANKED_WAIT_SECONDS; with more
+waiting than fit one race, nearest ratings race together (rooms/matchmaking.py). Grouping
 runs right after a join, from the sweeper and from a waiting page's poll (a lazy
 deadline: docs/ARCHITECTURE.md §Lazy deadlines). Each
 pass claims the waiting rows with SELECT ... FOR UPDATE SKIP LOCKED and deletes them in
@@ -19,8 +20,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts import actions as accounts_actions
-from accounts.models import Player
-from rooms import lobby, races
+from accounts.models import Player, Rating
+from accounts.ratings import START_RATING
+from rooms import lobby, matchmaking, races
 from rooms.errors import RoomError
 from rooms.models import LEVELS, MAX_SEATS, Entry, QueueEntry, Race, Room, Seat
 
@@ -81,19 +83,26 @@ def form_groups(level: str | None = None, now=None, seed=None) -> list[str]:
 def _form_one(level: str, now: datetime, seed) -> Room | None:
     # Rows another pass holds are skipped, not waited for: that pass seats them.
     claimed = QueueEntry.objects.select_for_update(skip_locked=True).filter(level=level)
-    waiting = list(claimed.select_related("player").order_by("joined_at", "pk")[:MAX_SEATS])
-    if not _due(waiting, now):
+    waiting = list(claimed.select_related("player").order_by("joined_at", "pk"))
+    group = matchmaking.pick_group(_with_ratings(waiting), now, _wait(), MAX_SEATS)
+    if group is None:
         return None
-    QueueEntry.objects.filter(pk__in=[w.pk for w in waiting]).delete()
-    room = lobby.create_ranked_room([w.player for w in waiting], level)
+    QueueEntry.objects.filter(pk__in=[w.key.pk for w in group]).delete()
+    room = lobby.create_ranked_room([w.key.player for w in group], level)
     races.start_race(None, room.code, now=now, seed=seed)
     return room
 
 
-def _due(waiting: list[QueueEntry], now: datetime) -> bool:
-    if len(waiting) >= MAX_SEATS:
-        return True
-    return len(waiting) >= MIN_PLAYERS and now - waiting[0].joined_at >= _wait()
+def _with_ratings(waiting: list[QueueEntry]) -> list[matchmaking.Waiting]:
+    """The line as matchmaking reads it: an unrated player counts at the starting 1500."""
+    rated = dict(
+        Rating.objects.filter(player__in=[w.player_id for w in waiting]).values_list(
+            "player_id", "value"
+        )
+    )
+    return [
+        matchmaking.Waiting(w, rated.get(w.player_id, START_RATING), w.joined_at) for w in waiting
+    ]
 
 
 def status(player: Player, now=None) -> dict:
@@ -103,10 +112,13 @@ def status(player: Player, now=None) -> dict:
     if waiting is not None:
         line = QueueEntry.objects.filter(level=waiting.level).order_by("joined_at", "pk")
         players = line.count()
-        # With two or more, the race starts RANKED_WAIT_SECONDS after the oldest joined.
+        # With two or more, a line that fits one race starts RANKED_WAIT_SECONDS after
+        # its oldest joined; in a longer one each player is seated by their own wait's end
+        # at the latest (rooms/matchmaking.py).
         starts_in = None
         if players >= MIN_PLAYERS:
-            due = line.first().joined_at + _wait()
+            first = line.first() if players <= MAX_SEATS else waiting
+            due = first.joined_at + _wait()
             starts_in = max(0, math.ceil((due - now).total_seconds()))
         return {
             "waiting": True,

@@ -6,7 +6,7 @@ import datetime
 import pytest
 
 from accounts import actions
-from accounts.models import Player
+from accounts.models import Player, Rating
 from mahjong.engine.codes import parse_code
 from mahjong.engine.deal import deal_from_code
 from records import leaderboards
@@ -103,15 +103,20 @@ def test_the_daily_challenge_link_starts_that_deal(client, today):
     assert response.context["state"]["code"] == code
 
 
-def test_the_ratings_table_lists_rated_players_best_first_with_a_provisional_mark(client):
-    mei, bo = Player.objects.create(nickname="Mei"), Player.objects.create(nickname="Bo")
-    actions.record_rated_result([(bo, 1), (mei, 2)], race_ref=1)
+def test_the_ratings_table_lists_established_players_best_first(client):
+    mei, bo, ana = (Player.objects.create(nickname=n) for n in ("Mei", "Bo", "Ana"))
+    for race in range(20):  # Bo and Mei trade wins, Bo one more: both settle
+        actions.record_rated_result([(bo, 1 + race % 2), (mei, 2 - race % 2)], race_ref=race)
+    actions.record_rated_result([(bo, 1), (mei, 2)], race_ref=20)
+    actions.record_rated_result([(ana, 1), (mei, 2)], race_ref=21)  # Ana: one lucky race
     assert [r.player.nickname for r in leaderboards.rating_board()] == ["Bo", "Mei"]
     page = client.get("/leaderboards/").content.decode()
-    assert 'id="rating-board"' in page and "1516" in page and "Provisional" in page
+    assert 'id="rating-board"' in page and "Ana" not in page
+    assert f'<td class="num">{Rating.objects.get(player=bo).shown}</td>' in page
+    assert "once it is established" in page
 
 
 def test_an_empty_site_says_so(client):
     page = client.get("/leaderboards/").content.decode()
-    assert "No rated races yet." in page and "No practice wins yet." in page
+    assert "No established ratings yet." in page and "No practice wins yet." in page
     assert "No one has cleared today" in page

@@ -102,6 +102,7 @@ def test_the_profile_shows_the_rating_with_its_history_as_an_svg_chart(client):
     points = re.search(r'<polyline points="([^"]+)"', page)[1].split()
     assert len(points) == 4  # the start, then one point per race
     assert "3 rated races" in page and "Provisional" in page
+    assert "+162" in page  # the first race's change, signed, in whole points
     assert page.count("/2</td>") == 3  # place/field size rows of the history table
     assert "<script" not in page.split('id="rating"')[1].split("</section>")[0]
 

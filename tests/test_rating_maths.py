@@ -1,140 +1,162 @@
-"""The rating maths of docs/RULES.md §Ranked play and ratings: pairwise Elo against
-hand-computed cases, and its invariants."""
+"""Glicko-2 ratings for ranked races (accounts/ratings.py, docs/ACCOUNTS.md §Ratings),
+against tables worked out by hand and Glickman's own example."""
+
+import math
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from accounts.ratings import (
-    PROVISIONAL_GAMES,
+    PROVISIONAL_DEVIATION,
+    SCALE,
+    START_DEVIATION,
     START_RATING,
-    K,
-    expected_score,
-    is_provisional,
-    rating_changes,
+    Glicko,
+    after_idle,
+    race_updates,
+    update,
 )
 
-
-def test_the_documented_constants():
-    assert (START_RATING, K, PROVISIONAL_GAMES) == (1500, 32, 10)
+NEW = Glicko()
 
 
-def test_equal_ratings_expect_half_a_point():
-    assert expected_score(1500, 1500) == 0.5
+def test_glickmans_worked_example():
+    # "Example of the Glicko-2 system": 1500 ± 200 beats 1400 ± 30, loses to 1550 ± 100
+    # and to 1700 ± 300 in one period -> 1464.06 ± 151.52, volatility 0.05999.
+    player = Glicko(1500, 200, 0.06)
+    games = [(Glicko(1400, 30), 1.0), (Glicko(1550, 100), 0.0), (Glicko(1700, 300), 0.0)]
+    after = update(player, games)
+    assert after.rating == pytest.approx(1464.06, abs=0.01)
+    assert after.deviation == pytest.approx(151.52, abs=0.01)
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)
 
 
-def test_a_win_between_equals_moves_sixteen_points_each_way():
-    # E = 0.5, R' = R + 32/1 * (1 - 0.5)
-    assert rating_changes([("a", 1500, 1), ("b", 1500, 2)]) == {"a": 16.0, "b": -16.0}
+# Two new players, one game (by hand, in Glicko-2 units of 173.7178 points):
+#   phi = 350 / 173.7178 = 2.014761;  g = 1 / sqrt(1 + 3 phi^2 / pi^2) = 0.669069
+#   E = 0.5;  v = 1 / (g^2 * 0.25) = 8.93549;  the volatility stays 0.06 (to 1e-6)
+#   phi* = sqrt(phi^2 + 0.06^2) = 2.015654;  phi' = 1 / sqrt(1/phi*^2 + 1/v) = 1.671214
+#   mu' = phi'^2 * g * (1 - 0.5) = 0.934340  ->  1500 + 173.7178 * 0.934340 = 1662.31
+#   RD' = 173.7178 * 1.671214 = 290.32
+WINNER, LOSER, NEW_DEVIATION = 1662.31, 1337.69, 290.32
 
 
-def test_a_tie_between_equals_changes_nothing():
-    assert rating_changes([("a", 1500, 1), ("b", 1500, 1)]) == {"a": 0.0, "b": 0.0}
+def test_a_first_win_between_new_players():
+    after = race_updates([("a", NEW, 1), ("b", NEW, 2)])
+    assert after["a"].rating == pytest.approx(WINNER, abs=0.01)
+    assert after["b"].rating == pytest.approx(LOSER, abs=0.01)
+    assert after["a"].deviation == pytest.approx(NEW_DEVIATION, abs=0.01)
 
 
-def test_an_upset_by_two_hundred_points():
-    # E(1400 vs 1600) = 1 / (1 + 10^0.5) = 0.2402530734; 32 * (1 - 0.2402530734)
-    changes = rating_changes([("strong", 1600, 2), ("weak", 1400, 1)])
-    assert changes["weak"] == pytest.approx(24.3119017, abs=1e-6)
-    assert changes["strong"] == pytest.approx(-24.3119017, abs=1e-6)
+def test_two_equal_players_tied_keep_equal_ratings_and_become_surer():
+    after = race_updates([("a", NEW, 1), ("b", NEW, 1)])
+    assert after["a"] == after["b"]
+    assert after["a"].rating == START_RATING
+    assert after["a"].deviation == pytest.approx(NEW_DEVIATION, abs=0.01)
 
 
-def test_a_tie_for_second_among_three_equals():
-    # K/(N-1) = 16. First: S = 2, E = 1 -> +16. Tied pair: S = 0 + 0.5, E = 1 -> -8.
-    changes = rating_changes([("a", 1500, 1), ("b", 1500, 2), ("c", 1500, 2)])
-    assert changes == {"a": 16.0, "b": -8.0, "c": -8.0}
+def test_a_twenty_player_race_of_new_players_counts_as_one_game():
+    # Every game weighs 1/19: place i of 20 scores (20 - 2i + 1) / 2 - and so gains
+    # (20 - 2i + 1) / 19 of the winner's 162.31: the winner exactly as in a two-player
+    # game, the last exactly as its loser, the middle in equal steps.
+    after = race_updates([(i, NEW, i) for i in range(1, 21)])
+    win = WINNER - START_RATING
+    for place in range(1, 21):
+        expected = START_RATING + win * (21 - 2 * place) / 19
+        assert after[place].rating == pytest.approx(expected, abs=0.01)
 
 
-def test_three_players_finishing_in_reverse_rating_order():
-    # 1400: E = 0.3599350 (vs 1500) + 0.2402531 (vs 1600); S = 2 -> 16 * 1.3998119
-    # 1500: E = 0.6400650 + 0.3599350 = 1; S = 1 -> 0
-    changes = rating_changes([("r1600", 1600, 3), ("r1500", 1500, 2), ("r1400", 1400, 1)])
-    assert changes["r1400"] == pytest.approx(22.3969909, abs=1e-6)
-    assert changes["r1500"] == pytest.approx(0.0, abs=1e-9)
-    assert changes["r1600"] == pytest.approx(-22.3969909, abs=1e-6)
+def test_a_tie_in_a_twenty_player_race_shares_the_halfway_change():
+    places = [1, 2, 3, 3] + list(range(5, 21))  # two players tied for 3rd
+    after = race_updates([(i, NEW, place) for i, place in enumerate(places)])
+    assert after[2] == after[3]
+    third, fourth = (WINNER - START_RATING) * 15 / 19, (WINNER - START_RATING) * 13 / 19
+    assert after[2].rating - START_RATING == pytest.approx((third + fourth) / 2, abs=0.01)
 
 
-def test_a_twenty_player_race_of_equals_with_a_tie_in_the_middle():
-    # Places 1..20, but the 10th and 11th finishers share place 10. K/(N-1) = 32/19 and
-    # every E is 19 * 0.5 = 9.5. Winner S = 19 -> +16; last S = 0 -> -16; the tied pair
-    # has 9 below and one tie: S = 9.5 -> 0.
-    places = [*range(1, 11), 10, *range(12, 21)]
-    standings = [(f"p{i}", 1500, place) for i, place in enumerate(places)]
-    changes = rating_changes(standings)
-    assert changes["p0"] == pytest.approx(16.0)
-    assert changes["p19"] == pytest.approx(-16.0)
-    assert changes["p9"] == changes["p10"] == pytest.approx(0.0, abs=1e-12)
-    # The 9th finisher: 11 below, S = 11 -> 32/19 * 1.5
-    assert changes["p8"] == pytest.approx(32 / 19 * 1.5)
+def test_two_equally_rated_tied_players_keep_equal_ratings_in_a_mixed_field():
+    field = [(i, Glicko(1300 + 20 * i, 60 + 10 * i), i + 1) for i in range(20)]
+    field[7] = (7, Glicko(1500, 120), 5)
+    field[11] = (11, Glicko(1500, 120), 5)
+    after = race_updates(field)
+    assert after[7] == after[11]
 
 
-def test_two_equally_rated_tied_players_keep_equal_ratings_in_a_mixed_twenty_player_race():
-    ratings = [1200 + 37 * i for i in range(20)]
-    ratings[7] = ratings[12] = 1580
-    places = [1 + (i * 7) % 20 for i in range(20)]
-    places[12] = places[7]
-    standings = [(i, r, p) for i, (r, p) in enumerate(zip(ratings, places, strict=True))]
-    changes = rating_changes(standings)
-    assert ratings[7] + changes[7] == ratings[12] + changes[12]
-    assert sum(changes.values()) == pytest.approx(0.0, abs=1e-9)
+def test_a_provisional_player_moves_more_than_an_established_one():
+    established, newcomer = Glicko(1500, 60), Glicko(1500, START_DEVIATION)
+    after = race_updates([("old", established, 2), ("new", newcomer, 1), ("x", NEW, 3)])
+    assert newcomer.provisional and not established.provisional
+    assert after["new"].rating - 1500 > 3 * abs(after["old"].rating - 1500)
+
+
+def test_an_upset_moves_more_than_an_expected_win():
+    strong, weak = Glicko(1800, 80), Glicko(1400, 80)
+    upset = race_updates([("s", strong, 2), ("w", weak, 1)])
+    expected = race_updates([("s", strong, 1), ("w", weak, 2)])
+    assert upset["w"].rating - 1400 > 4 * (expected["s"].rating - 1800) > 0
 
 
 def test_place_numbers_count_only_by_their_order():
-    a = rating_changes([("a", 1510, 1), ("b", 1490, 1), ("c", 1500, 3)])
-    b = rating_changes([("a", 1510, 0), ("b", 1490, 0), ("c", 1500, 1)])
-    assert a == b
+    one = race_updates([("a", NEW, 1), ("b", NEW, 1), ("c", NEW, 3)])
+    other = race_updates([("a", NEW, 0), ("b", NEW, 0), ("c", NEW, 1)])
+    assert one == other
 
 
 def test_a_lone_player_keeps_their_rating():
-    assert rating_changes([("solo", 1500, 1)]) == {"solo": 0.0}
-    assert rating_changes([]) == {}
+    assert race_updates([("a", Glicko(1600, 90), 1)]) == {"a": Glicko(1600, 90)}
 
 
 def test_a_player_listed_twice_is_refused():
-    with pytest.raises(ValueError, match="appears twice"):
-        rating_changes([("a", 1500, 1), ("a", 1500, 2)])
+    with pytest.raises(ValueError, match="twice"):
+        race_updates([("a", NEW, 1), ("a", NEW, 2)])
 
 
-def test_a_rating_is_provisional_for_the_first_ten_games():
-    assert is_provisional(0) and is_provisional(9)
-    assert not is_provisional(10)
+def test_a_rating_is_provisional_until_its_deviation_is_110_or_less():
+    assert Glicko(1500, PROVISIONAL_DEVIATION + 0.01).provisional
+    assert not Glicko(1500, PROVISIONAL_DEVIATION).provisional
 
 
-ratings = st.floats(min_value=600, max_value=2800, allow_nan=False)
-fields = st.lists(st.tuples(ratings, st.integers(1, 5)), min_size=2, max_size=20)
+def test_about_fifteen_even_races_settle_a_new_rating():
+    a, b = NEW, NEW
+    races = 0
+    while a.provisional:
+        after = race_updates([("a", a, 1 + races % 2), ("b", b, 2 - races % 2)])
+        a, b, races = after["a"], after["b"], races + 1
+    assert 12 <= races <= 18
 
 
-def as_standings(field):
-    return [(i, rating, place) for i, (rating, place) in enumerate(field)]
+def test_idle_weeks_widen_the_deviation_but_never_past_a_new_players():
+    settled = Glicko(1600, 80, 0.06)
+    assert after_idle(settled, 6) == settled  # less than one idle period
+    year = after_idle(settled, 365)
+    assert year.rating == 1600
+    expected = SCALE * math.sqrt((80 / SCALE) ** 2 + 52 * 0.06**2)
+    assert year.deviation == pytest.approx(expected)
+    assert after_idle(Glicko(1600, 340), 10_000).deviation == START_DEVIATION
+
+
+ratings = st.builds(
+    Glicko, st.floats(800, 2400), st.floats(40, START_DEVIATION), st.floats(0.04, 0.1)
+)
+fields = st.lists(st.tuples(ratings, st.integers(1, 20)), min_size=2, max_size=20)
 
 
 @given(fields)
-def test_changes_sum_to_zero_when_every_k_is_equal(field):
-    assert sum(rating_changes(as_standings(field)).values()) == pytest.approx(0.0, abs=1e-9)
+def test_no_race_moves_a_settled_field_wildly_or_makes_anyone_less_sure(field):
+    standings = [(i, state, place) for i, (state, place) in enumerate(field)]
+    after = race_updates(standings)
+    for i, state, _place in standings:
+        assert after[i].deviation <= math.hypot(state.deviation, SCALE * state.volatility)
+        assert abs(after[i].rating - state.rating) < 2 * state.deviation
 
 
 @given(fields)
-def test_no_race_moves_a_rating_by_more_than_k(field):
-    assert all(abs(change) <= K for change in rating_changes(as_standings(field)).values())
-
-
-@given(fields, ratings, st.integers(1, 5))
-def test_equally_rated_players_in_the_same_group_change_equally(field, rating, place):
-    standings = [*as_standings(field), ("x", rating, place), ("y", rating, place)]
-    changes = rating_changes(standings)
-    assert changes["x"] == changes["y"]
-
-
-@given(fields)
-def test_a_better_place_gains_more_than_a_worse_one_between_equally_rated_players(field):
-    standings = [*as_standings(field), ("better", 1500, 1), ("worse", 1500, 6)]
-    changes = rating_changes(standings)
-    assert changes["better"] > changes["worse"]
-
-
-@given(fields, st.floats(min_value=1, max_value=64))
-def test_k_scales_every_change(field, k):
-    base = rating_changes(as_standings(field))
-    scaled = rating_changes(as_standings(field), k=k)
-    for player, change in base.items():
-        assert scaled[player] == pytest.approx(change * k / K, abs=1e-9)
+def test_a_better_place_gains_more_than_a_worse_one_between_equals(field):
+    standings = [(i, NEW, place) for i, (_state, place) in enumerate(field)]
+    after = race_updates(standings)
+    for i, _, place in standings:
+        for j, _, other in standings:
+            if place < other:
+                assert after[i].rating > after[j].rating
+            elif place == other:
+                assert after[i] == after[j]
