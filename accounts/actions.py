@@ -151,9 +151,45 @@ def record_rated_result(
     ]
     updated = ratings.race_updates(standings)
     return [
-        _store_change(current[pk], updated[pk], place, len(results), race_ref, at)
-        for pk, _, place in standings
+        _store_change(current[pk], before, updated[pk], place, len(results), race_ref, at)
+        for pk, before, place in standings
     ]
+
+
+@transaction.atomic
+def record_late_result(
+    player: Player, place: int, others: Sequence[tuple[Player, int]], race_ref: int, at=None
+) -> RatingChange | None:
+    """Rate one player of a race already rated without them (an admin cleared a pace
+    flag: docs/ACCOUNTS.md §Fair play): against the others' ratings as they stood before
+    that race, with the race's weight; the others keep theirs. None when the player is
+    rated for it already or no other player was rated in it."""
+    _check_results([(player, place), *others])
+    if RatingChange.objects.filter(player=player, race_ref=race_ref).exists():
+        return None
+    rated = {
+        change.player_id: change
+        for change in RatingChange.objects.filter(
+            race_ref=race_ref, player__in=[p for p, _ in others]
+        )
+    }
+    games = [
+        (_before(rated[other.pk]), ratings.pair_score(place, other_place))
+        for other, other_place in others
+        if other.pk in rated
+    ]
+    if not games:
+        return None
+    at = at or timezone.now()
+    rating = _locked_ratings([player])[player.pk]
+    before = _standing_rating(rating, at)
+    new = ratings.update(before, games, 1.0 / len(games))
+    return _store_change(rating, before, new, place, len(games) + 1, race_ref, at)
+
+
+def _before(change: RatingChange) -> ratings.Glicko:
+    deviation = change.deviation_before or ratings.START_DEVIATION
+    return ratings.Glicko(change.before, deviation)
 
 
 def _standing_rating(rating: Rating, at) -> ratings.Glicko:
@@ -181,8 +217,10 @@ def _locked_ratings(players) -> dict[int, Rating]:
     return {rating.player_id: rating for rating in locked}
 
 
-def _store_change(rating, new: ratings.Glicko, place, field_size, race_ref, at) -> RatingChange:
-    before = rating.value
+def _store_change(
+    rating, before: ratings.Glicko, new: ratings.Glicko, place, field_size, race_ref, at
+) -> RatingChange:
+    mean_before = rating.value
     rating.value, rating.deviation, rating.volatility = new.rating, new.deviation, new.volatility
     rating.games += 1
     rating.rated_at = at
@@ -191,8 +229,9 @@ def _store_change(rating, new: ratings.Glicko, place, field_size, race_ref, at) 
     )
     return RatingChange.objects.create(
         player_id=rating.player_id,
-        before=before,
+        before=mean_before,
         after=rating.value,
+        deviation_before=before.deviation,
         deviation=rating.deviation,
         place=place,
         field_size=field_size,

@@ -100,7 +100,8 @@ class RatingChange(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_changes")
     before = models.FloatField()
     after = models.FloatField()
-    # The deviation after this race (null for races rated by the Elo before Glicko-2).
+    # The deviation before and after this race (null for races the Elo rated).
+    deviation_before = models.FloatField(null=True, blank=True)
     deviation = models.FloatField(null=True, blank=True)
     place = models.PositiveSmallIntegerField(help_text="1 is first; tied players share it.")
     field_size = models.PositiveSmallIntegerField(help_text="Human players in the race.")

@@ -5,7 +5,7 @@ flags; the admin's actions call it (rooms/admin.py)."""
 from django.db import transaction
 
 from accounts import actions as accounts_actions
-from rooms import pace
+from rooms import pace, rated_places
 from rooms.models import Entry, Move, Race
 
 
@@ -34,8 +34,27 @@ def counts(entry: Entry) -> bool:
 @transaction.atomic
 def clear_flags(entries) -> int:
     """An admin looked and found a fast human: the results (a queryset) count again on
-    the boards; a rating already computed without them is not redone."""
-    return entries.filter(pace_flagged=True).update(pace_flagged=False)
+    the boards, and a ranked one is rated now — against the others' ratings from before
+    that race, which keep theirs (accounts.actions.record_late_result)."""
+    cleared = list(entries.filter(pace_flagged=True).select_related("seat", "race__room"))
+    for entry in cleared:
+        entry.pace_flagged = False
+        entry.save(update_fields=["pace_flagged"])
+    for entry in cleared:
+        if entry.race.room.ranked and entry.race.status == Race.Status.FINISHED:
+            _rate_late(entry)
+    return len(cleared)
+
+
+def _rate_late(entry: Entry) -> None:
+    race = entry.race
+    field = list(race.entries.select_related("seat__player"))
+    places = dict(rated_places.rated_places(race, field, counts))
+    if entry not in places:
+        return  # voided meanwhile, or a CPU seat
+    others = [(e.seat.player, place) for e, place in places.items() if e.pk != entry.pk]
+    player = next(e.seat.player for e in field if e.pk == entry.pk)
+    accounts_actions.record_late_result(player, places[entry], others, race.pk)
 
 
 @transaction.atomic

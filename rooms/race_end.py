@@ -3,7 +3,6 @@ streaks, ratings in a ranked room, and the closing of races past their cut-off
 (docs/RULES.md §Ranking and points). Every function here runs with the room locked."""
 
 from datetime import datetime
-from fractions import Fraction
 
 from django.db import transaction
 from django.utils import timezone
@@ -11,7 +10,7 @@ from django.utils.translation import gettext as _
 
 from accounts import actions as accounts_actions
 from mahjong.rules import time_limit_ms
-from rooms import events, fair_play, ranking
+from rooms import events, fair_play, ranking, rated_places
 from rooms.errors import RoomError
 from rooms.lobby import advance_version, locked_room
 from rooms.models import Entry, Race
@@ -47,25 +46,12 @@ def _update_win_streaks(entries: list[Entry]) -> None:
 
 def _rate(race: Race, entries: list[Entry], now: datetime) -> None:
     """docs/RULES.md §Ranked play and ratings: every human of a ranked race is rated from
-    their place among the humans (ties share it), a board mostly played by a stand-in as
-    given up where its human left it. In end_race's transaction; record_rated_result
-    ignores a race already rated."""
-    # A result under review or voided is not rated (docs/RULES.md §Fair play).
-    humans = {e.pk: e for e in entries if e.seat.player_id is not None and fair_play.counts(e)}
-    standings = [rated_standing(e) for e in humans.values()]
-    places = ranking.rank(standings, time_limit_ms(race.rules))
-    results = [(humans[r.key].seat.player, r.place) for r in places]
+    their place among the humans (ties share it). In end_race's transaction;
+    record_rated_result ignores a race already rated. A result under review or voided is
+    not rated (docs/RULES.md §Fair play)."""
+    places = rated_places.rated_places(race, entries, fair_play.counts)
+    results = [(entry.seat.player, place) for entry, place in places]
     accounts_actions.record_rated_result(results, race_ref=race.pk, at=now)
-
-
-def rated_standing(entry: Entry) -> ranking.Standing:
-    """What a rating counts of a board: the player's own play. A stand-in that made more
-    than half its pairs makes it a give-up at the human's progress (docs/RULES.md
-    §Leaving)."""
-    if entry.cpu_pairs * 2 <= entry.pairs_removed:
-        return entry.standing()
-    own = Fraction((entry.pairs_removed - entry.cpu_pairs) * 2, entry.tile_count)
-    return ranking.Standing(entry.pk, Entry.Status.GAVE_UP, own)
 
 
 @transaction.atomic

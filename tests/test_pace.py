@@ -5,7 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from accounts.models import Rating
+from accounts.models import Rating, RatingChange
+from accounts.ratings import Glicko, update
 from records import leaderboards
 from rooms import pace, races, ranked, stand_in
 from rooms.boards import deal_for
@@ -142,3 +143,26 @@ def test_an_admin_clears_a_fast_human_and_voids_a_script(admin_client):
     player.refresh_from_db()
     assert script.voided and player.banned_from_ranked
     refused("banned", ranked.join_queue, player, "easy", "Robo")
+
+
+def test_a_cleared_ranked_result_is_rated_against_the_others_before_that_race(admin_client):
+    race, (ana, bo, cy), now = ranked_race("Ana", "Bo", "Cy")
+    entry = race.entries.get(seat__player=ana)
+    play_at(ana, race.room, entry, [400], now)  # very fast, and in fact a human
+    play_pairs(race, bo, 4, now)
+    for player in (bo, cy):
+        races.give_up(player, race.room.code, now=now + timedelta(minutes=1))
+    others = {r.player_id: r.value for r in Rating.objects.all()}
+    admin_client.post(
+        "/admin/rooms/entry/", {"action": "clear_pace_flag", "_selected_action": [entry.pk]}
+    )
+    late = RatingChange.objects.get(player=ana, race_ref=race.pk)
+    # First of three, against Bo and Cy as they stood before the race (both new).
+    expected = update(Glicko(), [(Glicko(), 1.0), (Glicko(), 1.0)], weight=0.5)
+    assert (late.place, late.field_size) == (1, 3)
+    assert late.after == pytest.approx(expected.rating) and late.after > 1600
+    assert {r.player_id: r.value for r in Rating.objects.exclude(player=ana)} == others
+    admin_client.post(  # clearing again rates nothing twice
+        "/admin/rooms/entry/", {"action": "clear_pace_flag", "_selected_action": [entry.pk]}
+    )
+    assert RatingChange.objects.filter(player=ana).count() == 1

@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import Rating
 from records import leaderboards
-from rooms import cpu_seats, race_end, races, stand_in
+from rooms import cpu_seats, races, rated_places, stand_in
 from rooms.boards import deal_for
 from rooms.models import Entry
 from rooms.views_json import results_json
@@ -88,6 +88,6 @@ def test_a_ranked_board_a_stand_in_mostly_played_is_rated_as_given_up():
     assert race.status == "finished"
     assert race.entries.get(seat__player=ana).place == 1  # the race's own result stands
     # Rated: Cy gave up at 5 pairs, Ana "gave up" at her own 2, Bo at 0.
-    assert race_end.rated_standing(ana_entry).status == Entry.Status.GAVE_UP
+    assert rated_places.rated_standing(ana_entry).status == Entry.Status.GAVE_UP
     ratings = {r.player_id: r.value for r in Rating.objects.all()}
     assert ratings[cy.pk] > ratings[ana.pk] > ratings[bo.pk]

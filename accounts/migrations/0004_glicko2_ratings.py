@@ -51,6 +51,11 @@ class Migration(migrations.Migration):
         ),
         migrations.AddField(
             model_name='ratingchange',
+            name='deviation_before',
+            field=models.FloatField(blank=True, null=True),
+        ),
+        migrations.AddField(
+            model_name='ratingchange',
             name='deviation',
             field=models.FloatField(blank=True, null=True),
         ),
