@@ -1,7 +1,10 @@
 """Pages that read records: profiles, your practice records, the site's leaderboards.
 /me/ also holds the nickname form, stored by accounts.actions.set_nickname."""
 
+import datetime
+
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
@@ -59,11 +62,38 @@ def leaderboards_page(request):
         "day": day,
         "daily_code": leaderboards.daily_code(day),
         "daily_board": leaderboards.daily_board(day),
+        "previous_day": day - datetime.timedelta(days=1),
         "practice_boards": leaderboards.practice_boards(),
         "race_boards": leaderboards.race_boards(),
         "rating_board": leaderboards.rating_board(),
     }
     return render(request, "records/leaderboards.html", context)
+
+
+DAY_BOARD_SIZE = 50
+
+
+@require_GET
+def daily_day_page(request, day: str):
+    """A day's daily-challenge table, kept for every past day: each player's first win
+    of that day's deal (docs/ACCOUNTS.md §Boards). Unknown or future days: 404."""
+    try:
+        date = datetime.date.fromisoformat(day)
+    except ValueError:
+        raise Http404("not a day: use YYYY-MM-DD") from None
+    today = leaderboards.today()
+    if date > today:
+        raise Http404("that day has not come yet")
+    one = datetime.timedelta(days=1)
+    context = {
+        "day": date,
+        "is_today": date == today,
+        "daily_code": leaderboards.daily_code(date),
+        "daily_board": leaderboards.daily_board(date, DAY_BOARD_SIZE),
+        "previous_day": date - one,
+        "next_day": date + one if date < today else None,
+    }
+    return render(request, "records/daily_day.html", context)
 
 
 @require_GET

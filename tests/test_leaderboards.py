@@ -120,3 +120,27 @@ def test_an_empty_site_says_so(client):
     page = client.get("/leaderboards/").content.decode()
     assert "No established ratings yet." in page and "No practice wins yet." in page
     assert "No one has cleared today" in page
+
+
+def test_a_past_days_table_is_kept_and_browsable_from_the_leaderboards(client, today):
+    yesterday = today - datetime.timedelta(days=1)
+    code = leaderboards.daily_code(yesterday)
+    mei, bo = Player.objects.create(nickname="Mei"), Player.objects.create(nickname="Bo")
+    won_game(mei, 80_000, code=code, layout_number=2, started_at=at_noon(yesterday))
+    won_game(mei, 40_000, code=code, layout_number=2, started_at=at_noon(yesterday))  # practice
+    won_game(bo, 95_000, code=code, layout_number=2, started_at=at_noon(today))  # a day late
+    board = client.get("/leaderboards/").content.decode()
+    assert 'href="/leaderboards/daily/2026-11-28/"' in board
+    page = client.get("/leaderboards/daily/2026-11-28/").content.decode()
+    assert code in page and "Mei" in page and "1:20" in page
+    assert "0:40" not in page and "Bo" not in page
+    assert "as practice: the day's table is closed" in page
+    assert 'href="/leaderboards/daily/2026-11-27/"' in page
+    assert 'href="/leaderboards/daily/2026-11-29/"' in page  # on to today
+
+
+def test_a_future_or_malformed_day_is_not_found(client, today):
+    assert client.get("/leaderboards/daily/2026-11-30/").status_code == 404
+    assert client.get("/leaderboards/daily/yesterday/").status_code == 404
+    today_page = client.get("/leaderboards/daily/2026-11-29/").content.decode()
+    assert "Play today's challenge" in today_page and 'id="next-day"' not in today_page
