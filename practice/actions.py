@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from mahjong import reasons
+from mahjong import reasons, sightings
 from mahjong.deals import deal_for
 from mahjong.engine.codes import CodeError, make_code, random_seed
 from mahjong.engine.hint import Hint
@@ -49,6 +49,11 @@ def current_game(player: Player) -> SoloGame | None:
     return player.solo_games.filter(status=SoloGame.Status.PLAYING).order_by("-pk").first()
 
 
+def has_played(player: Player, code: str) -> bool:
+    """Whether the player opened this deal in practice before (mahjong.sightings)."""
+    return player.solo_games.filter(code=code).exists()
+
+
 def random_code(layout_number: int) -> str:
     return make_code(layout_number, random_seed())
 
@@ -58,7 +63,7 @@ def start_game(player: Player, code: str) -> SoloGame:
     code = check_code(code)
     deal = deal_for(code)
     with transaction.atomic():
-        seen_before = player.solo_games.filter(code=code).exists()
+        seen_before = sightings.seen(player, code)  # practised or raced before
         player.solo_games.filter(status=SoloGame.Status.PLAYING).update(
             status=SoloGame.Status.ABANDONED, running_since=None
         )

@@ -9,6 +9,8 @@ class PracticeConfig(AppConfig):
 
     def ready(self):
         from accounts.signals import player_merged
+        from mahjong import sightings
         from practice import actions
 
         player_merged.connect(actions.take_over_games, dispatch_uid="practice.take_over_games")
+        sightings.register(actions.has_played)

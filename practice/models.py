@@ -27,8 +27,9 @@ class SoloGame(models.Model):
     # (docs/ARCHITECTURE.md §Replays); undo pops both.
     move_ms = models.JSONField(default=list)
     hints_used = models.PositiveIntegerField(default=0)
-    # The player had opened this deal before (a game of the same code, on this device or
-    # account): a win of it is practice, never a record (docs/RULES.md §Records and boards).
+    # The player had seen this deal before (a game or a race board of the same code, on
+    # this device or account: mahjong.sightings): a win of it is practice, never a
+    # record (docs/RULES.md §Records and boards).
     seen_before = models.BooleanField(default=False)
     undos_used = models.PositiveIntegerField(default=0)
     elapsed_ms = models.PositiveBigIntegerField(default=0)

@@ -23,7 +23,9 @@ def ordinal(n: int) -> str:
 def not_a_record(game) -> str:
     """Why a win is practice only (docs/RULES.md §Records and boards)."""
     if game.seen_before:
-        return _("practice: you had opened this deal before, so it is not a record")
+        return _(
+            "practice: you had seen this deal before (in practice or a race), so it is not a record"
+        )
     return _("practice: hints used, so it is not a record")
 
 

@@ -7,7 +7,9 @@ class RoomsConfig(AppConfig):
 
     def ready(self):
         from accounts.signals import player_merged
-        from rooms import lobby, ranked
+        from mahjong import sightings
+        from rooms import boards, lobby, ranked
 
         player_merged.connect(lobby.take_over_seats, dispatch_uid="rooms.take_over_seats")
         player_merged.connect(ranked.take_over_queue_place, dispatch_uid="rooms.queue_place")
+        sightings.register(boards.has_raced)

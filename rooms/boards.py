@@ -29,3 +29,8 @@ def board_json(entry: Entry, with_faces: bool) -> dict:
             tile["face"] = FACES[position.faces[index]]
         tiles.append(tile)
     return {"tiles": tiles, "alive": bits(position.alive)}
+
+
+def has_raced(player, code: str) -> bool:
+    """Whether the player had a board of this deal in a race (mahjong.sightings)."""
+    return Entry.objects.filter(seat__player=player, code=code).exists()

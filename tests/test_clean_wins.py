@@ -3,6 +3,7 @@ hint, or of a deal the player had opened before, is practice — in their histor
 never on a board or a record. Statistics still count every game."""
 
 import pytest
+from django.test import Client
 
 from accounts.identity import COOKIE_NAME, signed_token
 from practice.models import SoloGame
@@ -38,7 +39,7 @@ def test_a_replayed_deal_is_practice_and_says_why(device):
     again = win(device)
     result = again["result"]
     assert not result["clean"] and not result["record"] and result["rank"] is None
-    assert "opened this deal before" in result["rank_text"]
+    assert "seen this deal before" in result["rank_text"]
     game = SoloGame.objects.get(pk=again["id"])
     assert game.seen_before
     player = game.player
@@ -66,3 +67,21 @@ def test_a_clean_first_win_is_on_the_board(device):
     clean = win(device)
     assert clean["result"]["record"]
     assert board_codes() == [(BEGINNER_CODE, 0)]
+
+
+def test_a_deal_raced_before_is_practice_when_played_alone(client):
+    from rooms import races
+    from tests.rooms_helpers import room_with
+
+    room, (ana, _bo) = room_with("Ana", "Bo")
+    race = races.start_race(ana, room.code)
+    raced = race.entries.get(seat__player=ana).code
+    client.cookies[COOKIE_NAME] = signed_token(ana.device_token)
+    device = Device(client)
+    device.open(raced)
+    result = win(device)["result"]
+    assert not result["clean"] and "seen this deal before" in result["rank_text"]
+    assert SoloGame.objects.get(player=ana, code=raced).seen_before
+    stranger = Device(Client())  # someone who never raced it: a first sight
+    stranger.open(raced)
+    assert win(stranger)["result"]["clean"]
