@@ -1,6 +1,7 @@
 """The human pace floor (docs/RULES.md §Fair play): a pair sooner than PAIR_FLOOR_MS after
 the same player's previous pair is refused `too_fast` and changes nothing."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -8,7 +9,7 @@ import pytest
 from accounts.models import Rating, RatingChange
 from accounts.ratings import Glicko, update
 from records import leaderboards
-from rooms import pace, races, ranked, stand_in
+from rooms import fair_play, pace, races, ranked, stand_in
 from rooms.boards import deal_for
 from rooms.models import Entry, Move
 from tests.rooms_helpers import close_all, db, refused, room_with, seated
@@ -166,3 +167,31 @@ def test_a_cleared_ranked_result_is_rated_against_the_others_before_that_race(ad
         "/admin/rooms/entry/", {"action": "clear_pace_flag", "_selected_action": [entry.pk]}
     )
     assert RatingChange.objects.filter(player=ana).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_socket_script_at_four_tenths_of_a_second_is_flagged_until_an_admin_clears_it(
+    pair_floor,
+):
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, bo = sockets
+    await ana.ask(type="start")
+    for socket in sockets:
+        await socket.next("go")
+    entry = await db(lambda: Entry.objects.get(seat__player=players[0]))()
+    for n, pair in enumerate(deal_for(entry.code).plan):  # 17 pairs, one each 0.4 s
+        assert (await ana.ask(type="move", tiles=sorted(pair), n=n))["type"] == "ack"
+        await asyncio.sleep(0.4)
+    assert (await bo.ask(type="give_up"))["type"] == "ack"
+    await ana.next("race_finished")
+    await close_all(sockets)
+    entry = await db(lambda: Entry.objects.get(pk=entry.pk))()
+    assert entry.pace_flagged and entry.place == 1
+    assert 390 <= entry.pace_median_ms <= 600
+    level_board = await db(lambda: [e.pk for e in leaderboards.fastest_race_wins(entry.level)])()
+    assert entry.pk not in level_board
+    cleared = await db(lambda: fair_play.clear_flags(Entry.objects.filter(pk=entry.pk)))()
+    assert cleared == 1
+    level_board = await db(lambda: [e.pk for e in leaderboards.fastest_race_wins(entry.level)])()
+    assert entry.pk in level_board
