@@ -24,8 +24,10 @@ class Waiting:
 
 def reach(waiting: Waiting, now: datetime, wait: timedelta) -> float:
     """The rating gap a waiting player accepts: START_REACH / (1 - share of the wait)."""
-    share = (now - waiting.joined_at) / wait
-    return math.inf if share >= 1 else START_REACH / (1 - max(0.0, share))
+    waited = now - waiting.joined_at
+    if not wait or waited >= wait:  # a wait of 0 holds nobody back by rating
+        return math.inf
+    return START_REACH / (1 - max(0.0, waited / wait))
 
 
 def pick_group(

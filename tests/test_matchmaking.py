@@ -79,3 +79,7 @@ def test_a_group_formed_early_is_full_and_within_the_reach_of_its_oldest(values)
     if group is not None and len(values) > 4:
         assert len(group) == 4
         assert max(w.rating for w in group) - min(w.rating for w in group) <= 2 * START_REACH
+
+
+def test_with_no_wait_set_every_line_of_two_goes_at_once():
+    assert keys(pick_group(line(900, 2100, 1500), T0, timedelta(0), 20)) == [0, 1, 2]

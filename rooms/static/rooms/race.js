@@ -180,6 +180,9 @@
     if (acting) checkBlocked();
     if (phase === "countdown") say("");
     $("clock").classList.toggle("stopped", myFinishMs !== null);
+    // Stopped at the server's finish time now, not at the next tick: the live clock may
+    // have run a little behind it, and a finished clock must not move again.
+    if (myFinishMs !== null && phase !== "countdown") tick();
     const sittingOut = !seated && snap.you !== null && ["countdown", "playing", "done"].includes(phase);
     if (sittingOut) tell(T.sitting_out); // a rematch this seat did not say Ready for
     else if ($("notice").textContent === T.sitting_out) tell("");
