@@ -29,7 +29,7 @@ TILES = {"beginner": 34, "easy": 68, "medium": 94, "hard": 136}
 
 
 def test_free_tile_counts_at_the_start_are_pinned():
-    for entry in CATALOG:
+    for entry in (e for e in CATALOG if e.level):
         layout = layout_by_number(entry.number)
         assert layout.free_mask(layout.full).bit_count() == FREE_AT_START[entry.name]
 
