@@ -141,5 +141,7 @@ def test_a_clean_file_has_no_warnings():
 def test_a_lenient_read_still_refuses_overlaps_and_odd_counts_with_their_line():
     with pytest.raises(LayoutError, match="^line 6: overlapping tiles"):
         parse_layout(layout_text("12121...\n43412..."))
-    with pytest.raises(LayoutError, match="odd tile count: 3 tiles"):
+    with pytest.raises(
+        LayoutError, match="^line 5: odd tile count: 3 tiles .* column 5 of layer 1"
+    ):
         parse_layout(layout_text("121212..\n434243.."))
