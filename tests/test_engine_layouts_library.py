@@ -2,7 +2,9 @@
 names in both languages and a measured difficulty, and draws its preview; pinned codes
 keep the library's deals from ever changing."""
 
+import importlib.util
 import json
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -25,6 +27,7 @@ GOLDEN = json.loads(
     (Path(__file__).parent / "data" / "engine_golden_library_codes.json").read_text()
 )
 LIBRARY = [entry for entry in CATALOG if not entry.level]
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "make_layouts.py"
 LABELS = {label for _upper, label in DIFFICULTY_BANDS}
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -96,3 +99,28 @@ def test_a_pinned_library_code_gives_exactly_its_deal(code):
     deal = deal_from_code(code)
     assert " ".join(FACES[f] for f in deal.faces) == GOLDEN[code]["faces"]
     assert [list(p) for p in deal.plan] == GOLDEN[code]["plan"]
+
+
+def test_the_drawing_script_still_draws_every_shipped_library_file(monkeypatch):
+    spec = importlib.util.spec_from_file_location("make_layouts", TOOL)
+    tool = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "make_layouts", tool)  # dataclasses look it up
+    spec.loader.exec_module(tool)
+    assert [d.number for d in tool.DESIGNS] == [e.number for e in LIBRARY]
+    for design, entry in zip(tool.DESIGNS, LIBRARY, strict=True):
+        assert (design.name, design.title_en, design.title_es) == (
+            entry.name,
+            entry.title_en,
+            entry.title_es,
+        )
+        assert tool._layout(design).positions == layout_by_number(entry.number).positions
+
+
+def test_library_layouts_stay_within_20_by_11_tiles_so_phone_boards_stay_readable():
+    # At 20 tiles across a 390 px phone and 11 down in 844x390 landscape the board still
+    # draws tiles 18 px wide (tests/test_board_fit.py measures it in the browser).
+    for entry in LIBRARY:
+        places = layout_by_number(entry.number).positions
+        across = (max(x for x, _y, _z in places) - min(x for x, _y, _z in places) + 2) / 2
+        down = (max(y for _x, y, _z in places) - min(y for _x, y, _z in places) + 2) / 2
+        assert across <= 20 and down <= 11, entry.name

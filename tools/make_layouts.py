@@ -857,8 +857,8 @@ design(
 design(
     46,
     "windmill",
-    "Windmill",
-    "Molino",
+    "Windmill sails",
+    "Aspas de molino",
     art(
         """
         ##.........##
@@ -1019,6 +1019,7 @@ def wall(columns: int, rows: int, z: int, lift: int = 0) -> list:
 
 
 def towers(columns, z: int) -> list:
+    """One tile on layer z at each listed column of the wall, straddling its two rows."""
     wave = wall(max(columns) + 1, 1, 0)
     return [(x + 1, y + 1, z) for x, y, _z in wave if x // 2 in columns]
 
