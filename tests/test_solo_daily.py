@@ -9,6 +9,7 @@ from django.utils import translation
 
 from accounts.models import Player
 from mahjong import daily
+from mahjong.engine.catalog import CATALOG
 from practice import daily as practice_daily
 from practice.models import SoloGame
 from practice.wording import ordinal, rank_text
@@ -204,7 +205,9 @@ def test_the_new_game_dialog_lists_levels_with_tile_counts_and_layouts_with_prev
         ("hard", "136 tiles", "144 tiles"),
     ]
     layouts = response.context["choices"]["layouts"]
-    assert len(layouts) == 8 and layouts[0]["label"] == "Turtle (Hard + flowers)"
+    # Every built-in layout, the library's too (docs/LAYOUTS.md), by its own name.
+    assert len(layouts) == len(CATALOG) and layouts[0]["label"] == "Turtle (Hard + flowers)"
+    assert {"label": "Pyramid", "tiles": "82 tiles"}.items() <= layouts[8].items()
     page = response.content.decode()
     assert 'src="/play/layouts/turtle.svg"' in page
 
