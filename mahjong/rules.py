@@ -8,8 +8,8 @@ pages, races, practice and records all need.
 from datetime import timedelta
 
 from django.db import models
+from django.utils.translation import get_language, gettext_lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from mahjong.engine.catalog import BY_NUMBER
 from mahjong.engine.catalog import LEVELS as ENGINE_LEVELS
@@ -45,9 +45,14 @@ def time_limit_ms(rules: dict) -> int:
     return rules["time_limit_minutes"] * MINUTE_MS
 
 
-def layout_label(layout_number: int) -> str:
-    """A built-in layout's name in the player's language: its level, "+ flowers"."""
+def layout_label(layout_number: int | None) -> str:
+    """A built-in layout's name in the player's language: its level, "+ flowers"; a
+    library layout's title; for None (a game on a stored layout) a word for them all."""
+    if layout_number is None:
+        return _("Stored layout")
     entry = BY_NUMBER[layout_number]
+    if not entry.level:  # a library layout, no race level (docs/LAYOUTS-WEB.md)
+        return entry.title(get_language() or "en")
     if entry.name == "turtle":
         return _("Turtle (Hard + flowers)")
     label = str(Level(entry.level).label)

@@ -204,7 +204,8 @@ def test_the_new_game_dialog_lists_levels_with_tile_counts_and_layouts_with_prev
         ("hard", "136 tiles", "144 tiles"),
     ]
     layouts = response.context["choices"]["layouts"]
-    assert len(layouts) == 8 and layouts[0]["label"] == "Turtle (Hard + flowers)"
+    assert layouts[0].title == "Turtle (Hard + flowers)" and layouts[0].group == "library"
+    assert {c.key for c in layouts} >= {"turtle", "beginner", "medium-flowers"}
     page = response.content.decode()
     assert 'src="/play/layouts/turtle.svg"' in page
 
