@@ -99,6 +99,8 @@ def page_strings() -> dict:
         "saving": _("Saving…"),
         "failed": _("The server did not answer. Try again."),
         "need_tiles": _("Place some tiles first."),
+        "copied": _("Link copied"),
+        "copy_failed": _("Select the link and copy it."),
     }
 
 

@@ -134,6 +134,7 @@
     $("ed-clear").disabled = !n;
     $("ed-result").textContent = ""; // a test's answer was about other tiles
     $("ed-result").className = "ed-result";
+    $("ed-shared").hidden = true; // its link is the layout as it was saved
     saveDraft();
     drawLayer();
   }
@@ -331,10 +332,20 @@
       $("ed-link").value = answer.share_url;
       $("ed-play").href = answer.play_url;
       $("ed-shared").hidden = false;
+      $("ed-copied").textContent = "";
       localStorage.removeItem(DRAFT_KEY);
     });
   });
   $("ed-link").addEventListener("focus", (event) => event.target.select());
+  $("ed-copy").addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText($("ed-link").value);
+      $("ed-copied").textContent = T.copied;
+    } catch {
+      $("ed-link").select();
+      $("ed-copied").textContent = T.copy_failed;
+    }
+  });
 
   // --- the draft kept on this device ---------------------------------------------------
   function saveDraft() {
