@@ -67,9 +67,10 @@ def _stored_choice(row: StoredLayout, language: str, group: str) -> Choice:
     )
 
 
-def choices(player, language: str) -> list[Choice]:
+def choices(player, language: str, include: str = "") -> list[Choice]:
     """Every layout the picker offers, built-in library first (the catalog, then
-    promoted layouts), then the player's own, then other players' shared ones."""
+    promoted layouts), then the player's own, then other players' shared ones; a stored
+    layout `include` names (a room's choice) is listed even when it would not be."""
     visible = StoredLayout.objects.filter(hidden=False).only(
         "pk", "title_en", "title_es", "tiles", "owner_id", "built_in"
     )
@@ -81,7 +82,11 @@ def choices(player, language: str) -> list[Choice]:
         ]
     others = visible.filter(built_in=False).exclude(Q(owner=player) if player else Q(pk=None))
     shared = [_stored_choice(r, language, "shared") for r in others[:SHARED_SHOWN]]
-    return _builtin_choices(language) + promoted + own + shared
+    listed = _builtin_choices(language) + promoted + own + shared
+    extra = stored_id(include)
+    if extra is not None and all(c.key != include for c in listed):
+        listed += [_stored_choice(r, language, "shared") for r in visible.filter(pk=extra)]
+    return listed
 
 
 def stored_id(key: str) -> int | None:
@@ -120,3 +125,12 @@ def title_of_code(code: str, language: str) -> str:
     """A stored layout's name from one of its codes (`MJ1-U<id>-…`)."""
     parts = code.split("-")
     return title_of(parts[1], language) if len(parts) == 3 else ""
+
+
+def is_offered(key: str) -> bool:
+    """A key the picker offers now: a built-in layout, or a stored one not hidden."""
+    if isinstance(key, str) and key in BY_NAME:
+        return True
+    layout_id = stored_id(key)
+    shown = StoredLayout.objects.filter(pk=layout_id, hidden=False)
+    return layout_id is not None and shown.exists()

@@ -2,11 +2,13 @@
 
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player, player_for_request
+from layouts import library
 from mahjong.board_strings import strings as board_strings
 from rooms import errors, lobby, throttle, views_json
 from rooms.models import (
@@ -82,6 +84,7 @@ def room_page(request, code, error=None, status=200):
         "nickname": player.nickname,
         "error": error,
         "choices": rule_choices(),
+        "layout_choices": library.choices(player, get_language(), include=room.layout),
         "strings": {**board_strings(), **race_strings()},
         "initial": views_json.snapshot(room, seat),
     }
