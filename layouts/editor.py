@@ -83,7 +83,6 @@ def page_strings() -> dict:
         "tiles_one": _("1 tile"),
         "tiles_many": _("{n} tiles"),
         "odd": _("odd: add or remove one"),
-        "empty": _("no tiles yet"),
         "layer": _("Layer {z} of {layers}"),
         "placed": _("Placed a tile at column {x}, row {y}, layer {z}."),
         "removed": _("Removed the tile at column {x}, row {y}, layer {z}."),
