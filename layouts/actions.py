@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import Player
-from layouts.models import TITLE_MAX_LENGTH, StoredLayout
+from layouts.models import TITLE_MAX_LENGTH, CatalogOverride, StoredLayout
 from mahjong import reasons
 from mahjong.engine.layout import LayoutError
 from mahjong.engine_shim import layout_to_text, parse_layout_report, playable_report
@@ -115,12 +115,27 @@ def take_over_layouts(device: Player, account: Player, **_signal) -> None:
     StoredLayout.objects.filter(owner=device).update(owner=account)
 
 
-def rename(layout: StoredLayout, title_en: str, title_es: str) -> StoredLayout:
-    """The admin's names (the admin form saves through this)."""
-    layout.title_en = " ".join(title_en.split())[:TITLE_MAX_LENGTH]
-    layout.title_es = " ".join(title_es.split())[:TITLE_MAX_LENGTH]
-    layout.save(update_fields=["title_en", "title_es"])
+def _clean_title(title: str) -> str:
+    return " ".join(title.split())[:TITLE_MAX_LENGTH]
+
+
+def edit_stored(layout: StoredLayout, title_en: str, title_es: str, hidden: bool, built_in: bool):
+    """The admin's edit of a stored layout: its names and flags, never its shape (its
+    codes must deal the same forever). The admin's form saves through this."""
+    layout.title_en, layout.title_es = _clean_title(title_en), _clean_title(title_es)
+    layout.hidden, layout.built_in = bool(hidden), bool(built_in)
+    layout.save(update_fields=["title_en", "title_es", "hidden", "built_in"])
     return layout
+
+
+def override_catalog(override: CatalogOverride) -> CatalogOverride:
+    """The admin's names for a built-in layout, or its removal from the picker."""
+    override.title_en, override.title_es = (
+        _clean_title(override.title_en),
+        _clean_title(override.title_es),
+    )
+    override.save()
+    return override
 
 
 def set_flags(queryset, **flags) -> int:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from django.db.models import Q
 from django.urls import reverse
 
-from layouts.models import StoredLayout
+from layouts.models import CatalogOverride, StoredLayout
 from mahjong.deals import make_stored_code
 from mahjong.engine.catalog import BY_NAME, CATALOG
 from mahjong.engine.codes import make_code, random_seed
@@ -34,18 +34,24 @@ class Choice:
     level: str = ""  # a race level's own layout: the level choice covers it
 
 
-def builtin_title(entry, language: str) -> str:
-    """A catalog entry's name: its title, or for the level layouts their level's label."""
+def builtin_title(entry, language: str, override: CatalogOverride | None = None) -> str:
+    """A catalog entry's name: an admin's override, its title, or for the level layouts
+    their level's label."""
+    if override is not None:
+        named = override.title_es if language.startswith("es") else ""
+        if named or override.title_en:
+            return named or override.title_en
     if entry.title_en:
         return entry.title(language)
     return layout_label(entry.number)
 
 
 def _builtin_choices(language: str) -> list[Choice]:
+    overrides = {o.number: o for o in CatalogOverride.objects.all()}
     return [
         Choice(
             key=e.name,
-            title=builtin_title(e, language),
+            title=builtin_title(e, language, overrides.get(e.number)),
             tiles=e.tiles,
             difficulty=e.difficulty,
             preview=reverse("play-layout-preview", args=[e.name]),
@@ -53,6 +59,7 @@ def _builtin_choices(language: str) -> list[Choice]:
             level=e.level,
         )
         for e in CATALOG
+        if not getattr(overrides.get(e.number), "hidden", False)
     ]
 
 
@@ -115,7 +122,10 @@ def new_code(key: str, seed: int | None = None) -> str:
 def title_of(key: str, language: str) -> str:
     """The display name of a key ("" when it names nothing)."""
     if key in BY_NAME:
-        return builtin_title(BY_NAME[key], language)
+        entry = BY_NAME[key]
+        return builtin_title(
+            entry, language, CatalogOverride.objects.filter(number=entry.number).first()
+        )
     layout_id = stored_id(key)
     row = StoredLayout.objects.filter(pk=layout_id).first() if layout_id else None
     return row.title(language) if row else ""

@@ -51,3 +51,20 @@ class StoredLayout(models.Model):
         if language.startswith("es") and self.title_es:
             return self.title_es
         return self.title_en or self.title_es or f"U{self.pk}"
+
+
+class CatalogOverride(models.Model):
+    """An admin's names for a built-in layout, or its removal from the picker: the
+    catalog itself is code (mahjong/engine/catalog.py) and its codes never change, so
+    only what the picker shows is overridden (docs/LAYOUTS-WEB.md §Admin)."""
+
+    number = models.PositiveSmallIntegerField(_("built-in layout number"), unique=True)
+    title_en = models.CharField(_("name in English"), max_length=TITLE_MAX_LENGTH, blank=True)
+    title_es = models.CharField(_("name in Spanish"), max_length=TITLE_MAX_LENGTH, blank=True)
+    hidden = models.BooleanField(_("hidden from the picker"), default=False)
+
+    class Meta:
+        ordering = ["number"]
+
+    def __str__(self) -> str:
+        return f"L{self.number:02d}"
