@@ -12,7 +12,7 @@ import json
 import re
 import time
 
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -21,7 +21,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.identity import ensure_player
 from layouts import actions
+from layouts.library import builtin_title
 from layouts.models import TITLE_MAX_LENGTH, StoredLayout
+from mahjong.engine.catalog import BY_NAME, layout_by_number
 from mahjong.engine.deal import NoSolvableDeal, new_deal
 from mahjong.engine.layout import (
     Layout,
@@ -42,35 +44,44 @@ class Refused(ValueError):
     """A request the editor refuses; the message is for the player."""
 
 
-def editor_page(request, layout_id=None):
-    """The editor, empty or holding a stored layout's tiles to start from."""
-    positions, name = [], ""
+def editor_page(request, layout_id=None, name=None):
+    """The editor, empty or holding a copy of a layout's tiles to start from: a stored
+    layout's (by id, not hidden) or a built-in one's (by catalog name)."""
+    positions, title = [], ""
     if layout_id is not None:
         stored = get_object_or_404(StoredLayout, pk=layout_id, hidden=False)
-        positions = _fitting_positions(stored)
-        name = stored.title(request.LANGUAGE_CODE) if positions else ""
+        positions = _fitting(_stored_positions(stored))
+        title = stored.title(request.LANGUAGE_CODE) if positions else ""
+    elif name is not None:
+        if name not in BY_NAME:
+            raise Http404(name)
+        positions = _fitting(layout_by_number(BY_NAME[name].number).positions)
+        title = builtin_title(BY_NAME[name], request.LANGUAGE_CODE) if positions else ""
     context = {
         "start": {
             "positions": positions,
-            "name": name,
+            "name": title,
             "grid": {"cols": COLS, "rows": ROWS, "layers": LAYERS, "max_tiles": MAX_TILES},
         },
         "strings": page_strings(),
         "name_max": TITLE_MAX_LENGTH,
-        "from_layout": layout_id is not None and not positions,
+        "from_layout": (layout_id is not None or name is not None) and not positions,
     }
     return render(request, "layouts/editor.html", context)
 
 
-def _fitting_positions(stored: StoredLayout) -> list[list[int]]:
-    """A stored layout's tiles, or none when they do not fit the editor's grid."""
+def _stored_positions(stored: StoredLayout):
     try:
-        layout = parse_layout(stored.text)
-    except LayoutError:
+        return parse_layout(stored.text).positions
+    except LayoutError:  # stored by an older, stricter reader than today's: none
+        return ()
+
+
+def _fitting(positions) -> list[list[int]]:
+    """The tiles as the page takes them, or none when they do not fit the editor's grid."""
+    if any(_out_of_grid(x, y, z) for x, y, z in positions):
         return []
-    if any(_out_of_grid(x, y, z) for x, y, z in layout.positions):
-        return []
-    return [list(p) for p in layout.positions]
+    return [list(p) for p in positions]
 
 
 def _out_of_grid(x: int, y: int, z: int) -> bool:

@@ -11,6 +11,7 @@ from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from layouts import actions
 from layouts.models import StoredLayout
+from mahjong.engine.catalog import BY_NAME, layout_by_number
 from mahjong.engine.layout import layout_from_positions, layout_to_text, parse_layout
 
 pytestmark = pytest.mark.django_db
@@ -78,6 +79,19 @@ def test_the_editor_starts_from_a_stored_layout(client):
     start = page.context["start"]
     assert sorted(start["positions"]) == sorted(SMALL) and start["name"] == "Two rows"
     assert client.get(reverse("layout-editor-from", args=[stored.pk + 1])).status_code == 404
+    stored.hidden = True  # hidden by an admin: not offered to copy either
+    stored.save(update_fields=["hidden"])
+    assert client.get(reverse("layout-editor-from", args=[stored.pk])).status_code == 404
+
+
+def test_the_editor_starts_from_a_copy_of_a_built_in_layout(client):
+    page = client.get(reverse("layout-editor-from-builtin", args=["turtle"]))
+    assert page.status_code == 200
+    start = page.context["start"]
+    assert len(start["positions"]) == 144 and start["name"]
+    turtle = layout_by_number(BY_NAME["turtle"].number)
+    assert sorted(start["positions"]) == sorted(list(p) for p in turtle.positions)
+    assert client.get(reverse("layout-editor-from-builtin", args=["nowhere"])).status_code == 404
 
 
 def test_the_empty_editor_page_shows_the_grid_and_its_tools(client):

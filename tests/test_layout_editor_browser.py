@@ -157,3 +157,14 @@ def test_a_phone_places_by_tap_and_erases_in_erase_mode(asgi_server, new_device)
     click_place(page, 2, 0, tap=True)
     expect(page.locator(".ed-tile")).to_have_count(1)
     shoot(page, "editor-phone")
+
+
+def test_a_copy_of_turtle_opens_on_its_top_layer_and_tests_solvable(asgi_server, page):
+    page.goto(f"{asgi_server.url}/layouts/edit/turtle/")
+    expect(page.locator(".ed-tile")).to_have_count(144)
+    expect(page.locator("#ed-count")).to_have_text("144 tiles")
+    expect(page.locator("#ed-layer")).to_have_text("Layer 5 of 8")
+    expect(page.locator(".ed-tile[data-rel='here']")).to_have_count(1)
+    shoot(page, "editor-turtle")
+    page.get_by_role("button", name="Test").click()
+    expect(page.locator("#ed-result")).to_contain_text("It deals solvable: 144 tiles")
