@@ -120,6 +120,9 @@ def test_a_layout_is_built_with_the_keyboard_alone(asgi_server, page):
     page.keyboard.press("PageDown")
     expect(page.locator("#ed-layer")).to_have_text("Layer 1 of 8")
     assert page.evaluate("document.activeElement.id") == "ed-grid"
+    page.reload()  # unsaved work is kept on the device
+    expect(page.locator("#ed-count")).to_have_text("3 tiles")
+    expect(placed(page, 1, 0, 1)).to_have_count(1)
 
 
 def test_an_unplayable_layout_is_explained_and_a_bad_post_changes_nothing(asgi_server, page):

@@ -35,7 +35,7 @@
   const tiles = new Map(); // "x,y,z" -> {x, y, z, el}
   const cells = new Map(); // "cx,cy,z" -> the key of the tile covering that cell
   const history = []; // each entry: {add: [...positions], remove: [...positions]}
-  const state = { layer: 0, mode: "place", cursor: { x: 0, y: 0 }, w: 40 };
+  const state = { layer: 0, mode: "place", cursor: { x: 0, y: 0 }, w: 40, edited: false };
   const key = (x, y, z) => `${x},${y},${z}`;
   const cornerCells = (x, y, z) => [key(x, y, z), key(x + 1, y, z), key(x, y + 1, z), key(x + 1, y + 1, z)];
 
@@ -78,6 +78,7 @@
     change.remove.forEach((p) => removeTile(...p));
     change.add.forEach((p) => addTile(...p));
     if (record) history.push(change);
+    state.edited = true;
     changed();
   }
 
@@ -349,6 +350,7 @@
 
   // --- the draft kept on this device ---------------------------------------------------
   function saveDraft() {
+    if (!state.edited) return; // opening a layout does not replace an earlier draft
     try {
       if (tiles.size) localStorage.setItem(DRAFT_KEY, JSON.stringify(positions()));
       else localStorage.removeItem(DRAFT_KEY);
