@@ -2,11 +2,13 @@
 played; the keyboard alone; a phone's taps (docs/LAYOUTS-EDITOR.md)."""
 
 import re
+from pathlib import Path
 
 from django.urls import reverse
 from playwright.sync_api import expect
 
 from layouts.models import StoredLayout
+from mahjong.engine.layout import parse_layout
 from tests.browser_helpers import PHONE, shoot
 
 # Two rows of three on the first layer and two tiles straddling them on the second.
@@ -78,6 +80,12 @@ def test_a_layout_drawn_by_clicks_tests_saves_and_plays(asgi_server, page):
     assert not StoredLayout.objects.exists()
 
     page.get_by_label("Name").fill("Two rows and a roof")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Export .layout").click()
+    assert download.value.suggested_filename == "two-rows-and-a-roof.layout"
+    text = Path(download.value.path()).read_text()
+    assert len(parse_layout(text).positions) == 8
+
     page.get_by_role("button", name="Save and share").click()
     expect(page.locator("#ed-shared")).to_be_visible()
     stored = StoredLayout.objects.get()
