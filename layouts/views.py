@@ -73,6 +73,8 @@ def _refusal(context, refused: actions.LayoutRejected) -> None:
     context["error"] = refused.message
     lines = context["text"].splitlines()
     if refused.line and 0 < refused.line <= len(lines):
+        # The page says "Line N:" itself (translated), then the reader's words and the line.
+        context["error"] = refused.message.removeprefix(f"line {refused.line}: ")
         context["error_line"] = refused.line
         context["error_text"] = lines[refused.line - 1][:SHOWN_LINE_CHARS]
 

@@ -224,8 +224,10 @@
       const field = form.elements[name];
       if (!field) continue;
       if (field instanceof RadioNodeList) {  // the layout picker (layouts/_picker.html)
-        field.value = String(value);
-        for (const radio of field) radio.disabled = !isOwner() || !inLobby;
+        for (const radio of field) {
+          radio.checked = radio.value === String(value);
+          radio.disabled = !isOwner() || !inLobby;
+        }
         showLayout(String(value));
         continue;
       }
