@@ -7,6 +7,7 @@ from mahjong.engine import (
     layout_by_number,
     level_layout,
     parse_layout,
+    parse_layout_report,
     read_layout,
 )
 from mahjong.engine.catalog import LAYOUT_DIR
@@ -75,9 +76,11 @@ def test_tiles_on_upper_layers_may_straddle_two_below():
 BROKEN = [
     ("odd tile count", layout_text("12..\n43.."), "odd tile count"),
     ("unknown character", layout_text("12x.\n43.."), "line 5: unknown character 'x'"),
-    ("broken block", layout_text("1212\n4333"), "line 6: broken 2x2 block"),
-    ("stray cell", layout_text("1243\n43.."), "line 5: broken 2x2 block"),
+    ("one tile and stray cells", layout_text("1243\n43.."), "odd tile count: 1 tiles"),
     ("overlap", layout_text("1121\n4343"), "line 5: overlapping tiles"),
+    ("overlap below", layout_text("12..\n12..\n43.."), "line 6: overlapping tiles"),
+    ("overlap askew", layout_text(".12.\n1212\n43.."), "line 6: overlapping tiles"),
+    ("past the edge", layout_text("12.1\n43.."), "line 5: bad size: the tile at column 4"),
     ("short row", "kmahjongg-layout-v1.1\nw4\nh2\nd1\n121\n434\n", "line 5: bad size"),
     ("bad number", "kmahjongg-layout-v1.1\nwide\nh2\nd1\n1212\n4343\n", "line 2: bad size"),
     ("missing size", "kmahjongg-layout-v1.1\nw4\nd1\n1212\n4343\n", "bad size: missing the h"),
@@ -97,3 +100,46 @@ def test_it_rejects_a_malformed_file_naming_the_line_and_fault(case, text, messa
 def test_a_missing_file_is_a_layout_error(tmp_path):
     with pytest.raises(LayoutError, match="cannot read"):
         read_layout(tmp_path / "nope.layout")
+
+
+# KMahjongg takes each '1' as a tile's top-left cell and never looks at the other three
+# cells; some of its own files (castle, crab) have blocks like the second one here, where
+# a '2' stands where the '3' belongs. They load, and the oddity is reported with its line.
+STRAY_TWO = layout_text("12121212\n43424343")
+
+
+def test_a_tile_whose_block_has_a_stray_2_where_a_3_belongs_loads_with_a_warning():
+    layout, warnings = parse_layout_report(STRAY_TWO)
+    assert layout.positions == ((0, 0, 0), (2, 0, 0), (4, 0, 0), (6, 0, 0))
+    assert [(w.line, w.message) for w in warnings] == [
+        (
+            6,
+            "the tile at column 3 has '2' at column 4 where '3' belongs; read as a whole "
+            "tile, as KMahjongg does",
+        )
+    ]
+    assert str(warnings[0]).startswith("line 6: ")
+    assert parse_layout(STRAY_TWO).positions == layout.positions
+
+
+def test_cells_of_no_tile_and_missing_cells_are_warnings_not_errors():
+    text = layout_text("12.1...2\n4..3....", "1212....\n4343....")
+    layout, warnings = parse_layout_report(text)
+    assert layout.positions == ((0, 0, 0), (3, 0, 0), (0, 0, 1), (2, 0, 1))
+    lines = [w.line for w in warnings]
+    assert lines == sorted(lines) and set(lines) <= {5, 6}
+    messages = " / ".join(w.message for w in warnings)
+    assert "'.' at column 5 where '2' belongs" in messages
+    assert "'2' at column 8 belongs to no tile; ignored" in messages
+
+
+def test_a_clean_file_has_no_warnings():
+    for path in LAYOUT_DIR.glob("*.layout"):
+        assert parse_layout_report(path.read_text())[1] == [], path.name
+
+
+def test_a_lenient_read_still_refuses_overlaps_and_odd_counts_with_their_line():
+    with pytest.raises(LayoutError, match="^line 6: overlapping tiles"):
+        parse_layout(layout_text("12121...\n43412..."))
+    with pytest.raises(LayoutError, match="odd tile count: 3 tiles"):
+        parse_layout(layout_text("121212..\n434243.."))

@@ -1,10 +1,28 @@
 """The mahjong solitaire engine: pure Python, no Django. See docs/ENGINE.md."""
 
 from .catalog import CATALOG, LEVELS, layout_by_name, layout_by_number, level_layout, load_layout
-from .codes import CodeError, make_code, parse_code, random_seed
-from .deal import Deal, NoSolvableDeal, deal_from_code, new_deal, random_faces, removal_order
+from .codes import CodeError, make_code, make_stored_code, parse_any_code, parse_code, random_seed
+from .deal import (
+    Deal,
+    NoSolvableDeal,
+    deal_from_code,
+    new_deal,
+    playable_report,
+    random_faces,
+    removal_order,
+    stored_deal,
+)
 from .hint import Hint, hint
-from .layout import Layout, LayoutError, layout_from_positions, parse_layout, read_layout
+from .layout import (
+    Layout,
+    LayoutError,
+    LayoutWarning,
+    flowers_by_count,
+    layout_from_positions,
+    parse_layout,
+    parse_layout_report,
+    read_layout,
+)
 from .position import Blocked, IllegalMove, Position
 from .prng import Prng
 from .shuffle import Shuffled, ShuffleError, shuffle
@@ -22,6 +40,7 @@ __all__ = [
     "IllegalMove",
     "Layout",
     "LayoutError",
+    "LayoutWarning",
     "NoSolvableDeal",
     "Position",
     "Prng",
@@ -33,6 +52,7 @@ __all__ = [
     "face_id",
     "face_label",
     "faces_match",
+    "flowers_by_count",
     "full_set",
     "hint",
     "layout_by_name",
@@ -41,14 +61,19 @@ __all__ = [
     "level_layout",
     "load_layout",
     "make_code",
+    "make_stored_code",
     "match_class",
     "new_deal",
+    "parse_any_code",
     "parse_code",
     "parse_layout",
+    "parse_layout_report",
+    "playable_report",
     "random_faces",
     "random_seed",
     "read_layout",
     "removal_order",
     "shuffle",
     "solve",
+    "stored_deal",
 ]

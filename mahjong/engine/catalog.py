@@ -96,11 +96,17 @@ def level_layout(level: str, flowers: bool = False) -> Layout:
 
 
 def load_layout(name_or_path: str, flowers: bool = False) -> Layout:
-    """A built-in layout name, or a path to a KMahjongg `.layout` file."""
+    """A built-in layout name, or a path to a KMahjongg `.layout` file.
+
+    A file deals the flowers and seasons when it has 144 places or more
+    (layout.flowers_by_count, docs/LAYOUTS.md §Faces), or when `flowers` asks for them.
+    """
     if ALIASES.get(name_or_path, name_or_path) in BY_NAME:
         return layout_by_name(name_or_path, flowers)
     path = Path(name_or_path)
     if path.suffix == ".layout" or path.exists():
         raw = read_layout(path)
-        return Layout(name=raw.name, positions=raw.positions, flowers=flowers)
+        if flowers and not raw.flowers:
+            return Layout(name=raw.name, positions=raw.positions, flowers=True)
+        return raw
     return layout_by_name(name_or_path, flowers)  # raises the "unknown layout" error

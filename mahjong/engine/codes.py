@@ -1,7 +1,10 @@
-"""Game codes: `MJ1-L<layout number, 2 digits>-<seed, 7 letters A-Z>`.
+"""Game codes: `MJ1-L<layout number, 2 digits>-<seed, 7 letters A-Z>` for a built-in
+layout, `MJ1-U<stored layout id, 1-9 digits>-<seed>` for a layout stored by the site.
 
 The seed is a base-26 number written with A=0 ... Z=25, most significant letter first,
-so `MJ1-L00-AAAAABL` is layout 00 with seed 1*26 + 11 = 37.
+so `MJ1-L00-AAAAABL` is layout 00 with seed 1*26 + 11 = 37. The U form was added later
+(docs/LAYOUTS.md §Codes): it leaves every L code as it was, and `parse_code` still reads
+L codes only, so callers that know nothing of stored layouts refuse U codes plainly.
 """
 
 from __future__ import annotations
@@ -13,6 +16,9 @@ VERSION = "MJ1"
 SEED_LETTERS = 7
 SEED_LIMIT = 26**SEED_LETTERS
 CODE_RE = re.compile(r"^MJ(\d+)-L(\d{2})-([A-Z]{7})$")
+STORED_CODE_RE = re.compile(r"^MJ(\d+)-U([1-9]\d{0,8})-([A-Z]{7})$")
+STORED_ID_LIMIT = 10**9  # ids have 1 to 9 digits
+EXAMPLE = "MJ1-L00-AAAAABL"
 
 
 class CodeError(ValueError):
@@ -42,21 +48,40 @@ def make_code(layout_number: int, seed: int) -> str:
     return f"{VERSION}-L{layout_number:02d}-{seed_to_letters(seed)}"
 
 
+def make_stored_code(layout_id: int, seed: int) -> str:
+    """The code of a deal on the stored layout `layout_id` (1 .. 999,999,999)."""
+    if not isinstance(layout_id, int) or not 0 < layout_id < STORED_ID_LIMIT:
+        raise CodeError(f"stored layout id must be 1..{STORED_ID_LIMIT - 1}, got {layout_id!r}")
+    return f"{VERSION}-U{layout_id}-{seed_to_letters(seed)}"
+
+
 def parse_code(code: str) -> tuple[int, int]:
-    """(layout number, seed) of a well-formed code; CodeError otherwise.
+    """(layout number, seed) of a well-formed L code; CodeError otherwise (U codes too).
 
     Whether the layout number exists is checked by the deal functions, which know the
     catalogue. Lower-case letters and surrounding spaces are accepted (people type codes).
     """
+    kind, number, seed = parse_any_code(code)
+    if kind != "L":  # as before U codes existed: callers that only know L codes refuse them
+        raise CodeError(f"malformed game code {code!r}: expected like {EXAMPLE}")
+    return number, seed
+
+
+def parse_any_code(code: str) -> tuple[str, int, int]:
+    """("L", layout number, seed) or ("U", stored layout id, seed); CodeError otherwise."""
     if not isinstance(code, str):
         raise CodeError(f"a game code is a string, got {type(code).__name__}")
     text = code.strip().upper()
     match = CODE_RE.match(text)
+    kind = "L"
     if not match:
-        raise CodeError(f"malformed game code {code!r}: expected like MJ1-L00-AAAAABL")
+        match, kind = STORED_CODE_RE.match(text), "U"
+    if not match:
+        # One example only: mahjong/reasons.py translates this sentence by its shape.
+        raise CodeError(f"malformed game code {code!r}: expected like {EXAMPLE}")
     if f"MJ{match.group(1)}" != VERSION:
         raise CodeError(f"unknown game code version MJ{match.group(1)} in {code!r}")
-    return int(match.group(2)), letters_to_seed(match.group(3))
+    return kind, int(match.group(2)), letters_to_seed(match.group(3))
 
 
 def random_seed() -> int:

@@ -14,18 +14,24 @@ the order of any draw below changes every pinned deal.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
 from .catalog import layout_by_number
-from .codes import CodeError, make_code, parse_code, random_seed
-from .layout import Layout, LayoutError, bits
+from .codes import CodeError, make_code, make_stored_code, parse_any_code, random_seed
+from .layout import Layout, LayoutError, bits, flowers_by_count
 from .position import Position
 from .prng import Prng
 from .tiles import FIRST_FLOWER, FIRST_SEASON, REGULAR_FACES
 
 SEED_STRIDE = 26**7  # keeps the PRNG seeds of different layout numbers apart
+# Stored layout id k seeds from (STORED_BASE + k) * SEED_STRIDE: above every L number
+# (0..99), so no U deal shares its PRNG stream with an L deal; the largest id (10**9 - 1)
+# still stays below 2**63.
+STORED_BASE = 100
 DEFAULT_NODE_LIMIT = 2_000_000
+REPORT_NODE_LIMIT = 200_000  # the editor's "test" answers within a few seconds
 
 
 class NoSolvableDeal(ValueError):
@@ -43,9 +49,21 @@ class Deal:
         return Position.start(self.layout, self.faces)
 
 
-def deal_from_code(code: str) -> Deal:
-    """The deal a game code names; CodeError for a malformed code or unknown layout."""
-    number, seed = parse_code(code)
+def deal_from_code(code: str, stored: Callable[[int], Layout] | None = None) -> Deal:
+    """The deal a game code names; CodeError for a malformed code or unknown layout.
+
+    A U code (a layout the site stored) asks `stored(id)` for its layout; without
+    `stored`, or when it raises LookupError, the code names an unknown stored layout.
+    """
+    kind, number, seed = parse_any_code(code)
+    if kind == "U":
+        try:
+            layout = stored(number) if stored is not None else None
+        except LookupError:
+            layout = None
+        if layout is None:
+            raise CodeError(f"unknown stored layout U{number} in game code {code!r}")
+        return stored_deal(layout, number, seed)
     try:
         layout = layout_by_number(number)
     except LayoutError:
@@ -61,6 +79,20 @@ def new_deal(layout: Layout, seed: int | None = None) -> Deal:
         return _deal_for_seed(layout, layout.number, seed)
     faces, plan = generate(layout, Prng(seed), layout.flowers)
     return Deal(layout, faces, plan, None)
+
+
+def stored_deal(layout: Layout, layout_id: int, seed: int | None = None) -> Deal:
+    """A solvable deal on the site's stored layout `layout_id`, with its U code.
+
+    Flowers follow the tile count (docs/LAYOUTS.md §Faces), whatever `layout.flowers`
+    says, so the code alone and the stored positions fix the deal.
+    """
+    if seed is None:
+        seed = random_seed()
+    code = make_stored_code(layout_id, seed)
+    rng = Prng((STORED_BASE + layout_id) * SEED_STRIDE + seed)
+    faces, plan = generate(layout, rng, flowers_by_count(len(layout)))
+    return Deal(layout, faces, plan, code)
 
 
 def _deal_for_seed(layout: Layout, number: int, seed: int) -> Deal:
@@ -90,8 +122,11 @@ def paint(size: int, plan, pair_faces) -> tuple[int, ...]:
 def draw_pair_faces(n_pairs: int, flowers: bool, rng: Prng) -> list[tuple[int, int]]:
     """n_pairs matching face pairs, drawn at random from the tile set, in random order.
 
-    Each regular face gives two pairs per set, so a face shows 0, 2 or 4 times; layouts
-    bigger than a set draw from a fresh set once one runs out (whole pairs only).
+    Each regular face gives two pairs per set, so a face shows 0, 2 or 4 times. A layout
+    bigger than a set reuses faces in whole pairs, one more pair per face before any face
+    gets two more, so the extra copies spread over many faces (docs/LAYOUTS.md §Faces).
+    No built-in layout before the library needed more than one set, so this changed none
+    of their deals.
     """
     pairs: list[tuple[int, int]] = []
     if flowers:
@@ -101,10 +136,12 @@ def draw_pair_faces(n_pairs: int, flowers: bool, rng: Prng) -> list[tuple[int, i
             group = list(range(first, first + 4))
             rng.shuffle(group)
             pairs += [(group[0], group[1]), (group[2], group[3])]
+    per_face = 2  # the first set: two pairs of each face
     while len(pairs) < n_pairs:
-        pool = [face for face in range(REGULAR_FACES) for _ in range(2)]
+        pool = [face for face in range(REGULAR_FACES) for _ in range(per_face)]
         rng.shuffle(pool)
         pairs += [(face, face) for face in pool[: n_pairs - len(pairs)]]
+        per_face = 1
     rng.shuffle(pairs)
     return pairs
 
@@ -196,3 +233,53 @@ def random_faces(layout: Layout, seed: int) -> tuple[int, ...]:
     faces = [f for pair in draw_pair_faces(len(layout) // 2, layout.flowers, rng) for f in pair]
     rng.shuffle(faces)
     return tuple(faces)
+
+
+def playable_report(layout: Layout) -> str | None:
+    """Why no deal on `layout` can be won, in plain English, or None when one can.
+
+    The layout editor's "test" button (docs/LAYOUTS.md): the cheap structural faults
+    first, with words a player understands, then the blank search of a deal itself.
+    """
+    count = len(layout)
+    if count == 0:
+        return "the layout has no tiles"
+    if count % 2:
+        return f"it has {count} tiles: an odd number of tiles can never all be paired"
+    stuck = _tower_report(layout)
+    if stuck:
+        return stuck
+    try:
+        order = removal_order(layout, layout.full, Prng(0), REPORT_NODE_LIMIT)
+    except NoSolvableDeal:
+        return (
+            "no way to clear it was found in a long search: it may have none; try fewer "
+            "layers or more tiles beside the tall stacks"
+        )
+    if order is None:
+        return (
+            "no order clears it, whatever the faces: some tiles are never free at the same "
+            "time as a partner (often a stack taller than the tiles around it)"
+        )
+    return None
+
+
+def _tower_report(layout: Layout) -> str | None:
+    """A tile that holds down every other tile, or fewer than two free tiles at the start."""
+    positions = layout.positions
+    for i, (x, y, z) in enumerate(positions):
+        if z and layout.under_all[i] | 1 << i == layout.full:
+            where = f"column {x + 1}, row {y + 1}"
+            if all((px, py) == (x, y) for px, py, _ in positions):
+                return (
+                    f"a stack of {len(positions)} tiles at {where} can never be cleared: "
+                    "its top tile is never free at the same time as another tile"
+                )
+            return (
+                f"the tile at {where} on layer {z + 1} sits on all the others: "
+                "no other tile is ever free at the same time to pair with it"
+            )
+    free = layout.free_mask(layout.full)
+    if free.bit_count() < 2:
+        return "fewer than two tiles are free at the start, so no first pair can be played"
+    return None

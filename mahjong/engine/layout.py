@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .tiles import FULL_SET_SIZE
+
 MAGIC_V10 = "kmahjongg-layout-v1.0"
 MAGIC_V11 = "kmahjongg-layout-v1.1"
 V10_SIZE = (32, 16, 5)
@@ -170,8 +172,38 @@ def check_positions(positions, line_of=None) -> None:
         raise LayoutError(f"odd tile count: {len(positions)} tiles cannot all be paired")
 
 
+@dataclass(frozen=True)
+class LayoutWarning:
+    """Something odd the reader read past, as KMahjongg does (docs/LAYOUTS.md §Format)."""
+
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}"
+
+
+def flowers_by_count(tiles: int) -> bool:
+    """Whether a layout that is no race level deals the flowers and seasons.
+
+    A full set is 144 tiles with its 8 flowers and seasons, so a layout of 144 places or
+    more gets them, as in KMahjongg; a smaller one plays regular faces only, in matching
+    pairs (docs/LAYOUTS.md §Faces). Built-in layouts keep their catalogue flag.
+    """
+    return tiles >= FULL_SET_SIZE
+
+
 def parse_layout(text: str, name: str = "layout") -> Layout:
-    """Read KMahjongg layout text (v1.0 or v1.1); LayoutError names the line and the fault."""
+    """Read KMahjongg layout text (v1.0 or v1.1); LayoutError names the line and the fault.
+
+    Odd but readable blocks are read as KMahjongg reads them; `parse_layout_report` also
+    returns what was odd.
+    """
+    return parse_layout_report(text, name)[0]
+
+
+def parse_layout_report(text: str, name: str = "layout") -> tuple[Layout, list[LayoutWarning]]:
+    """The layout and the warnings about odd blocks it was read past, in line order."""
     lines = text.splitlines()
     if not lines or lines[0].strip() not in (MAGIC_V10, MAGIC_V11):
         raise LayoutError(f"not a KMahjongg layout: expected {MAGIC_V10!r} or {MAGIC_V11!r}", 1)
@@ -204,7 +236,7 @@ def _size_value(line: str, number: int) -> int:
     return int(digits)
 
 
-def _read_grid(rows, width, height, depth, name, last_line) -> Layout:
+def _read_grid(rows, width, height, depth, name, last_line):
     if len(rows) > height * depth:
         raise LayoutError(
             f"bad size: more than {depth} layers of {height} rows", rows[height * depth][0]
@@ -226,42 +258,57 @@ def _read_grid(rows, width, height, depth, name, last_line) -> Layout:
                 raise LayoutError(f"unknown character {ch!r} at column {x + 1}", number)
             if ch != ".":
                 grid[(x, y, z)] = ch
-    positions = _tiles_from_grid(grid, line_at)
+    positions = _tiles_from_grid(grid, line_at, width, height)
     check_positions(positions, lambda i: line_at[(positions[i][1], positions[i][2])])
-    return Layout(name=name, positions=tuple(positions))
+    warnings = _block_warnings(grid, positions, line_at)
+    layout = Layout(name=name, positions=tuple(positions), flowers=flowers_by_count(len(positions)))
+    return layout, warnings
 
 
-def _tiles_from_grid(grid, line_at) -> list[tuple[int, int, int]]:
-    """Each '1' is a tile's top-left cell; '2' '3' '4' must complete its 2x2 block."""
+def _tiles_from_grid(grid, line_at, width, height) -> list[tuple[int, int, int]]:
+    """Each '1' is a tile's top-left cell, as KMahjongg reads it; the tile must fit the
+    grid and must not run into another tile's '1'."""
     positions = []
-    claimed = set()
     for x, y, z in sorted(grid, key=lambda c: (c[2], c[1], c[0])):
         if grid[(x, y, z)] != "1":
             continue
-        for (dx, dy), want in (((1, 0), "2"), ((1, 1), "3"), ((0, 1), "4")):
-            got = grid.get((x + dx, y + dy, z), ".")
-            row = line_at.get((y + dy, z), line_at[(y, z)])
-            if got == "1":
+        if x + 1 >= width or y + 1 >= height:
+            edge = "right" if x + 1 >= width else "bottom"
+            raise LayoutError(
+                f"bad size: the tile at column {x + 1} runs past the grid's {edge} edge",
+                line_at[(y, z)],
+            )
+        for dx, dy in ((1, 0), (1, 1), (0, 1)):
+            if grid.get((x + dx, y + dy, z)) == "1":
                 raise LayoutError(
                     f"overlapping tiles: the tile at column {x + 1} runs into the tile "
                     f"starting at column {x + dx + 1}",
-                    row,
+                    line_at[(y + dy, z)],
                 )
-            if got != want:
-                raise LayoutError(
-                    f"broken 2x2 block: the tile at column {x + 1} needs {want!r} at column "
-                    f"{x + dx + 1}, found {got!r}",
-                    row,
-                )
-            claimed.add((x + dx, y + dy, z))
         positions.append((x, y, z))
-    for cell, ch in grid.items():
-        if ch != "1" and cell not in claimed:
-            x, y, z = cell
-            raise LayoutError(
-                f"broken 2x2 block: {ch!r} at column {x + 1} belongs to no tile", line_at[(y, z)]
-            )
     return positions
+
+
+def _block_warnings(grid, positions, line_at) -> list[LayoutWarning]:
+    """A '1' whose other three cells are not '2' '3' '4', and a '2' '3' '4' of no tile."""
+    warnings = []
+    claimed = set()
+    for x, y, z in positions:
+        for (dx, dy), want in (((1, 0), "2"), ((1, 1), "3"), ((0, 1), "4")):
+            cell = (x + dx, y + dy, z)
+            claimed.add(cell)
+            got = grid.get(cell, ".")
+            if got != want:
+                message = (
+                    f"the tile at column {x + 1} has {got!r} at column {x + dx + 1} where "
+                    f"{want!r} belongs; read as a whole tile, as KMahjongg does"
+                )
+                warnings.append(LayoutWarning(line_at[(y + dy, z)], message))
+    for (x, y, z), ch in grid.items():
+        if ch != "1" and (x, y, z) not in claimed:
+            message = f"{ch!r} at column {x + 1} belongs to no tile; ignored"
+            warnings.append(LayoutWarning(line_at[(y, z)], message))
+    return sorted(warnings, key=lambda w: w.line)
 
 
 def read_layout(path: str | Path, name: str | None = None) -> Layout:
@@ -279,7 +326,7 @@ def layout_from_positions(positions, name: str = "position") -> Layout:
     """A layout made of arbitrary tile positions (e.g. from CLI JSON), validated."""
     positions = [tuple(int(v) for v in p) for p in positions]
     check_positions(positions)
-    return Layout(name=name, positions=tuple(positions))
+    return Layout(name=name, positions=tuple(positions), flowers=flowers_by_count(len(positions)))
 
 
 def layout_to_text(layout: Layout, comment: str = "") -> str:
