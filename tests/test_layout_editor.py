@@ -38,7 +38,7 @@ def test_a_tower_fails_the_test_with_the_reason(client):
     tower = [[0, 0, z] for z in range(4)]  # only its top is ever free
     body = post(client, "layout-editor-test", {"positions": tower}).json()
     assert body["ok"] is False and body["unplayable"] is True
-    assert "4 tiles can never all be removed" in body["error"]
+    assert "a stack of 4 tiles at column 1, row 1 can never be cleared" in body["error"]
     assert not StoredLayout.objects.exists()
 
 

@@ -139,9 +139,9 @@ def test_an_unplayable_layout_is_explained_and_a_bad_post_changes_nothing(asgi_s
         click_place(page, 0, 0)
         page.get_by_role("button", name="Layer above").click()
     page.get_by_role("button", name="Test").click()
-    expect(page.locator("#ed-result")).to_contain_text("can never all be removed")
+    expect(page.locator("#ed-result")).to_contain_text("a stack of 4 tiles")
     page.get_by_role("button", name="Save and share").click()
-    expect(page.locator("#ed-result")).to_contain_text("can never all be removed")
+    expect(page.locator("#ed-result")).to_contain_text("a stack of 4 tiles")
     expect(page.locator("#ed-shared")).to_be_hidden()
     answer = page.evaluate(
         """async () => {
