@@ -36,7 +36,7 @@ from mahjong.engine.layout import (
 # The editor's grid, in half-tile cells: a tile's top-left corner goes at x 0..COLS-2,
 # y 0..ROWS-2, on layers 0..LAYERS-1. KMahjongg's classic 32x16x5 board fits with room.
 COLS, ROWS, LAYERS = 40, 24, 8
-MAX_TILES = 288  # two whole tile sets; the grid could hold more than anyone can play
+MAX_TILES = actions.MAX_TILES  # what the store takes (two whole tile sets)
 MAX_BODY_BYTES = 16 * 1024  # 288 tiles written loosely are ~5 KB
 
 
@@ -115,8 +115,16 @@ def page_strings() -> dict:
 
 
 def _body(request) -> dict:
-    if len(request.body) > MAX_BODY_BYTES:
-        raise Refused(_("The layout is too large to send (at most %(n)d KB).") % {"n": 16})
+    # The declared length first: a body past Django's own cap (2.5 MB) would not even
+    # be read, and would get a bare 400 instead of this sentence.
+    try:
+        declared = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        declared = 0
+    if declared > MAX_BODY_BYTES or len(request.body) > MAX_BODY_BYTES:
+        raise Refused(
+            _("The layout is too large to send (at most %(n)d KB).") % {"n": MAX_BODY_BYTES // 1024}
+        )
     try:
         body = json.loads(request.body or b"{}")
     except (ValueError, RecursionError):

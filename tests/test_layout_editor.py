@@ -125,6 +125,7 @@ BAD_BODIES = {
     "name not text": ({"positions": SMALL, "name": 5}, "name must be text"),
     "name too long": ({"positions": SMALL, "name": "x" * 61}, "longer than 60 characters"),
     "oversized body": (json.dumps({"positions": SMALL, "name": " " * 17000}).encode(), "16 KB"),
+    "past Django's cap": (b" " * (3 * 1024 * 1024), "16 KB"),
 }
 
 
