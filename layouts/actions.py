@@ -17,8 +17,8 @@ from django.utils.translation import ngettext
 from accounts.models import Player
 from layouts.models import TITLE_MAX_LENGTH, CatalogOverride, StoredLayout
 from mahjong import reasons
-from mahjong.engine.layout import LayoutError
-from mahjong.engine_shim import layout_to_text, parse_layout_report, playable_report
+from mahjong.engine.deal import playable_report
+from mahjong.engine.layout import LayoutError, layout_to_text, parse_layout_report
 
 MAX_BYTES = 64 * 1024  # a 144-tile v1.1 file is about 1.5 KB; 64 KB is generous
 MIN_TILES = 4

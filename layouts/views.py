@@ -124,6 +124,6 @@ def preview(request, layout_id: int):
     and games made before the hiding still show it."""
     try:
         svg = stored_svg(layout_id)
-    except ValueError:  # LayoutError: no such layout
+    except LookupError:  # no such layout
         raise Http404(_("No such layout")) from None
     return HttpResponse(svg, content_type="image/svg+xml")

@@ -12,9 +12,9 @@ from functools import lru_cache
 
 from django.apps import apps
 
-from mahjong.engine.deal import Deal
-from mahjong.engine.layout import Layout, LayoutError, parse_layout
-from mahjong.engine_shim import deal_from_code, make_stored_code, parse_any_code
+from mahjong.engine.codes import make_stored_code, parse_any_code
+from mahjong.engine.deal import Deal, deal_from_code
+from mahjong.engine.layout import Layout, parse_layout
 
 __all__ = ["deal_for", "make_stored_code", "parse_any_code", "stored_layout"]
 
@@ -27,10 +27,11 @@ def deal_for(code: str) -> Deal:
 @lru_cache(maxsize=256)
 def stored_layout(layout_id: int) -> Layout:
     """The layout stored as U<layout_id>, hidden or not (its codes stay valid forever);
-    LayoutError when there is none. A miss is not cached: the row may come later."""
+    LookupError when there is none (the engine's deal_from_code then refuses the code).
+    A miss is not cached: the row may come later."""
     model = apps.get_model("layouts", "StoredLayout")
     text = model.objects.filter(pk=layout_id).values_list("text", flat=True).first()
     if text is None:
-        raise LayoutError(f"unknown stored layout U{layout_id}")
+        raise LookupError(f"unknown stored layout U{layout_id}")
     read = parse_layout(text, f"U{layout_id}")
     return Layout(name=f"U{layout_id}", positions=read.positions)

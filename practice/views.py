@@ -15,6 +15,7 @@ from layouts import library
 from mahjong import daily
 from mahjong.board_strings import strings
 from mahjong.engine.catalog import BY_NAME, BY_NUMBER, CATALOG, LEVELS
+from mahjong.engine.layout import flowers_by_count
 from mahjong.engine.tiles import FACES
 from mahjong.layout_preview import preview_svg
 from mahjong.rules import Level, layout_label
@@ -59,7 +60,8 @@ def layout_facts(game: SoloGame) -> dict:
     if game.layout_number is None:  # a stored layout: its key is the code's "U<id>"
         key = game.code.split("-")[1]
         label = library.title_of(key, get_language()) or key
-        return {"number": None, "name": key, "label": label, "flowers": False}
+        flowers = flowers_by_count(game.tile_count)  # as the engine deals stored layouts
+        return {"number": None, "name": key, "label": label, "flowers": flowers}
     entry = BY_NUMBER[game.layout_number]
     return {
         "number": game.layout_number,

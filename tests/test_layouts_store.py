@@ -42,7 +42,7 @@ def test_a_malformed_file_is_refused_with_its_line_and_nothing_is_stored(player)
 def test_a_layout_that_can_never_be_won_is_refused(player):
     with pytest.raises(LayoutRejected) as refused:
         store_layout(tower_text(), player)
-    assert "solvable" in refused.value.message
+    assert "never free" in refused.value.message  # the engine's words, why it cannot be won
     assert not StoredLayout.objects.exists()
 
 
