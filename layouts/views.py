@@ -11,7 +11,7 @@ from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
 from accounts.identity import ensure_player, player_for_request
-from layouts import actions, library
+from layouts import actions, library, throttle
 from layouts.models import StoredLayout
 from layouts.preview import positions_svg, stored_svg
 
@@ -29,6 +29,12 @@ def new(request):
     """Upload or paste a KMahjongg file: check it (picture, warnings, the error's line),
     then store it and go to its share page."""
     context = {"text": "", "title": "", "max_kb": actions.MAX_BYTES // 1024}
+    if request.method == "POST" and not throttle.may_check(request):
+        context["error"] = _(
+            "You checked many layouts in a short time: try again in a few minutes."
+        )
+        context["text"] = request.POST.get("text", "")[: actions.MAX_BYTES]  # kept, not lost
+        return render(request, "layouts/new.html", context, status=429)
     if request.method == "POST":
         text, problem = _posted_text(request)
         context["text"] = text

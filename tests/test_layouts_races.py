@@ -13,7 +13,7 @@ from mahjong import deals
 from mahjong.deals import parse_any_code
 from rooms import lobby, races
 from rooms.boards import deal_for
-from rooms.models import Race, SiteDefaults
+from rooms.models import Race, Room, SiteDefaults
 from tests.layouts_helpers import flat_text
 from tests.rooms_helpers import everyone_ready, refused, room_with
 
@@ -112,3 +112,14 @@ def test_the_room_page_offers_the_picker_with_the_rooms_layout_checked(client):
     page = client.get(f"/rooms/{room.code}/").content.decode()
     assert "Domino street" in page
     assert f'value="U{stored.pk}" checked' in page
+
+
+def test_race_friends_on_it_creates_a_room_on_that_layout(client):
+    stored = store_layout(flat_text(16), Player.objects.create(), "Domino street")
+    share = client.get(f"/layouts/{stored.pk}/").content.decode()
+    assert f'href="/rooms/?layout=U{stored.pk}"' in share
+    home = client.get(f"/rooms/?layout=U{stored.pk}").content.decode()
+    assert "Domino street" in home and f'name="layout" value="U{stored.pk}"' in home
+    created = client.post("/rooms/new", {"nickname": "Ana", "layout": f"U{stored.pk}"})
+    code = created.url.strip("/").split("/")[-1]
+    assert Room.objects.get(code=code).layout == f"U{stored.pk}"

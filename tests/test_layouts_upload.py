@@ -1,10 +1,12 @@
 """Play a layout file: upload or paste, check, store, play and share
 (docs/LAYOUTS-WEB.md §Play a layout file)."""
 
+import uuid
+
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
-from layouts import actions
+from layouts import actions, throttle
 from layouts.models import StoredLayout
 from mahjong import deals
 from mahjong.deals import deal_for, parse_any_code
@@ -13,6 +15,12 @@ from tests.layouts_helpers import BROKEN_TEXT, beginner_text, flat_text
 from tests.practice_helpers import Device
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_check_counts(monkeypatch):
+    """Each test counts the upload page's checks afresh: the cache outlives tests."""
+    monkeypatch.setattr(throttle, "KEY_PREFIX", f"layout-check-test-{uuid.uuid4().hex}")
 
 
 @pytest.fixture(autouse=True)
@@ -151,3 +159,12 @@ def test_the_picture_of_a_stored_layout_is_svg(client):
     assert picture["Content-Type"] == "image/svg+xml"
     assert picture.content.startswith(b"<svg")
     assert client.get("/layouts/999999.svg").status_code == 404
+
+
+def test_checks_from_one_address_are_rate_limited(client, monkeypatch):
+    monkeypatch.setattr(throttle, "CHECKS_PER_WINDOW", 3)
+    for _ in range(3):
+        assert upload(client, beginner_text(), action="check").status_code == 200
+    refused = upload(client, beginner_text())
+    assert refused.status_code == 429 and "try again in a few minutes" in refused.context["error"]
+    assert not StoredLayout.objects.exists()
