@@ -123,3 +123,12 @@ def test_race_friends_on_it_creates_a_room_on_that_layout(client):
     created = client.post("/rooms/new", {"nickname": "Ana", "layout": f"U{stored.pk}"})
     code = created.url.strip("/").split("/")[-1]
     assert Room.objects.get(code=code).layout == f"U{stored.pk}"
+
+
+def test_an_open_room_on_a_layout_is_listed_with_the_layouts_name(client):
+    room, (owner,) = room_with("Ana")
+    stored = store_layout(flat_text(16), owner, "Domino street")
+    lobby.update_rules(owner, room.code, {"layout": f"U{stored.pk}"})
+    lobby.set_public(owner, room.code, True)
+    listed = client.get("/rooms/open.json").json()["rooms"]
+    assert [r["level_label"] for r in listed] == ["Domino street"]
