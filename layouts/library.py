@@ -17,7 +17,7 @@ from layouts.models import CatalogOverride, StoredLayout
 from mahjong.deals import make_stored_code
 from mahjong.engine.catalog import BY_NAME, CATALOG
 from mahjong.engine.codes import make_code, random_seed
-from mahjong.rules import layout_label
+from mahjong.rules import Level, layout_label
 
 STORED_KEY = re.compile(r"^U([1-9]\d{0,6})$")  # ids below 10**7 keep a code in 20 characters
 SHARED_SHOWN = 60  # other players' layouts listed, newest first
@@ -35,15 +35,21 @@ class Choice:
 
 
 def builtin_title(entry, language: str, override: CatalogOverride | None = None) -> str:
-    """A catalog entry's name: an admin's override, its title, or for the level layouts
-    their level's label."""
+    """A catalog entry's name: an admin's override, the level's label for a level's
+    layout, else its title in the language."""
     if override is not None:
         named = override.title_es if language.startswith("es") else ""
         if named or override.title_en:
             return named or override.title_en
-    if entry.title_en:
-        return entry.title(language)
-    return layout_label(entry.number)
+    if entry.level:  # a race level's layout is named by its level ("Easy + flowers")
+        return layout_label(entry.number)
+    return entry.title(language)
+
+
+def difficulty_label(difficulty: str) -> str:
+    """A measured difficulty in the page's language: the catalog grades layouts on the
+    levels' scale (docs/LAYOUTS.md), so its words are the levels'."""
+    return str(Level(difficulty).label) if difficulty in Level.values else difficulty
 
 
 def _builtin_choices(language: str) -> list[Choice]:
@@ -53,7 +59,7 @@ def _builtin_choices(language: str) -> list[Choice]:
             key=e.name,
             title=builtin_title(e, language, overrides.get(e.number)),
             tiles=e.tiles,
-            difficulty=e.difficulty,
+            difficulty=difficulty_label(e.difficulty),
             preview=reverse("play-layout-preview", args=[e.name]),
             group="library",
             level=e.level,

@@ -1,4 +1,4 @@
-"""A built-in layout's shape as a small SVG, for the New game dialog's layout picker.
+"""A layout's shape as a small SVG, for the layout pickers (built-in or stored layouts).
 
 Drawn from the layout's positions like the board draws them (half-tile units, upper
 layers shifted up and left, lower layers darker: docs/ARCHITECTURE.md, the board), but
@@ -27,7 +27,12 @@ def _tile_path(x: int, y: int) -> str:
 @cache
 def preview_svg(layout_number: int) -> str:
     """The SVG document (text) of a built-in layout's shape."""
-    positions = layout_by_number(layout_number).positions
+    return layout_svg(layout_by_number(layout_number).positions)
+
+
+def layout_svg(positions) -> str:
+    """The SVG document (text) of any layout's positions (x, y, z in half-tile units),
+    e.g. a stored one; numbers only, so nothing of an uploaded file reaches the SVG."""
     layers = max(z for _x, _y, z in positions) + 1
     min_x = min(x for x, _y, _z in positions)
     min_y = min(y for _x, y, _z in positions)

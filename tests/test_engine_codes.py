@@ -55,7 +55,7 @@ def test_people_may_type_codes_in_lower_case():
         ("MJ1-L0-AAAAAAB", "malformed"),
         ("MJ1-L00-AAAAA1B", "malformed"),
         ("MJ2-L00-AAAAAAB", "unknown game code version"),
-        ("MJ1-L42-AAAAAAB", "unknown layout number L42"),
+        ("MJ1-L99-AAAAAAB", "unknown layout number L99"),
         ("", "malformed"),
     ],
 )

@@ -114,3 +114,12 @@ def test_the_editor_test_says_why_a_layout_cannot_be_dealt():
     # tile has no partner while it covers the bottom one.
     tower = layout_from_positions([(0, 0, 0), (0, 0, 1), (0, 0, 2), (4, 0, 0)], name="tower")
     assert "no order clears it" in playable_report(tower)
+
+
+def test_a_stored_deal_does_not_depend_on_the_order_its_places_were_listed_in():
+    turtle = STORED["turtle"]
+    shuffled = layout_from_positions(list(reversed(turtle.positions)), "turtle again")
+    deal = stored_deal(shuffled, 7, 37)
+    pinned = GOLDEN["MJ1-U7-AAAAABL"]
+    assert deal.layout.positions == turtle.positions
+    assert " ".join(FACES[f] for f in deal.faces) == pinned["faces"]

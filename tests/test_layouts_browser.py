@@ -30,8 +30,8 @@ def fresh_deal_caches():
 
 def shared_layouts():
     maker = Player.objects.create()
-    store_layout(flat_text(16), maker, "Dragon gate")
-    store_layout(flat_text(24), maker, "Castle of wind")
+    store_layout(flat_text(16), maker, "Quokka gate")
+    store_layout(flat_text(24), maker, "Zanzibar castle")
 
 
 def test_the_picker_filters_by_name_as_you_type(asgi_server, page):
@@ -40,9 +40,9 @@ def test_the_picker_filters_by_name_as_you_type(asgi_server, page):
     picks = page.locator(".pick:visible")
     total = picks.count()
     assert total >= 10  # the catalog and the two shared layouts
-    page.get_by_label("Find a layout").fill("drag")
+    page.get_by_label("Find a layout").fill("quokka")
     expect(picks).to_have_count(1)
-    expect(picks.first).to_contain_text("Dragon gate")
+    expect(picks.first).to_contain_text("Quokka gate")
     expect(page.locator(".picker-group:visible")).to_have_text(["Shared by players"])
     page.get_by_label("Find a layout").fill("zzz")
     expect(picks).to_have_count(0)
@@ -56,7 +56,7 @@ def test_new_game_offers_stored_layouts_and_plays_one(asgi_server, page):
     page.goto(f"{asgi_server.url}/play/")
     page.get_by_role("button", name="New game", exact=True).click()
     page.locator("#layout-picker summary").click()
-    page.get_by_label("Find a layout").fill("castle")
+    page.get_by_label("Find a layout").fill("zanzibar")
     page.locator(".pick:visible").click()
     expect(page.locator(".tile")).to_have_count(24)
 
@@ -89,20 +89,20 @@ def test_a_malformed_paste_shows_the_line_at_fault(asgi_server, page):
 
 def test_the_owner_chooses_a_rooms_layout_in_its_rules(asgi_server, new_device):
     room, (owner,) = room_with("Ana")
-    store_layout(flat_text(16), owner, "Dragon gate")
+    store_layout(flat_text(16), owner, "Quokka gate")
     page = page_for(new_device, asgi_server, owner, viewport=DESKTOP)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(page.locator("#layout-current")).to_have_text("the level’s")
     page.locator("#layout-rule summary").click()
-    page.get_by_label("Find a layout").fill("dragon")
+    page.get_by_label("Find a layout").fill("quokka")
     page.locator(".pick:visible").click()
-    expect(page.locator("#layout-current")).to_have_text("Dragon gate")
+    expect(page.locator("#layout-current")).to_have_text("Quokka gate")
     shoot(page, "layouts-room-rules")
 
     def layout():
         return Room.objects.get(pk=room.pk).layout
 
-    expect(page.locator("#layout-current")).to_have_text("Dragon gate")
+    expect(page.locator("#layout-current")).to_have_text("Quokka gate")
     for _ in range(50):
         if server_side(layout).startswith("U"):
             break

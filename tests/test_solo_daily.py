@@ -9,6 +9,7 @@ from django.utils import translation
 
 from accounts.models import Player
 from mahjong import daily
+from mahjong.engine.catalog import CATALOG
 from practice import daily as practice_daily
 from practice.models import SoloGame
 from practice.wording import ordinal, rank_text
@@ -204,8 +205,9 @@ def test_the_new_game_dialog_lists_levels_with_tile_counts_and_layouts_with_prev
         ("hard", "136 tiles", "144 tiles"),
     ]
     layouts = response.context["choices"]["layouts"]
-    assert layouts[0].title == "Turtle (Hard + flowers)" and layouts[0].group == "library"
-    assert {c.key for c in layouts} >= {"turtle", "beginner", "medium-flowers"}
+    # Every built-in layout, the library's too (docs/LAYOUTS.md), by its own name.
+    assert len(layouts) == len(CATALOG) and layouts[0].title == "Turtle (Hard + flowers)"
+    assert (layouts[8].title, layouts[8].tiles, layouts[8].group) == ("Pyramid", 82, "library")
     page = response.content.decode()
     assert 'src="/play/layouts/turtle.svg"' in page
 

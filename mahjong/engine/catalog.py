@@ -15,6 +15,8 @@ meaning: add new layouts under new numbers, never renumber or edit a shipped fil
 | 12     | easy-flowers     | 76    | yes             | easy     |
 | 13     | medium-flowers   | 102   | yes             | medium   |
 Hard with flowers and seasons is the turtle, L00 (`hard-flowers` is an alias).
+The library, L20 and up, is listed with its names and measured difficulty in
+docs/LAYOUTS.md; its files are drawn by tools/make_layouts.py.
 """
 
 from __future__ import annotations
@@ -51,14 +53,63 @@ class CatalogEntry:
 
 
 CATALOG: tuple[CatalogEntry, ...] = (
-    CatalogEntry(0, "turtle", 144, True, "hard"),
-    CatalogEntry(1, "beginner", 34, False, "beginner"),
-    CatalogEntry(2, "easy", 68, False, "easy"),
-    CatalogEntry(3, "medium", 94, False, "medium"),
-    CatalogEntry(4, "hard", 136, False, "hard"),
-    CatalogEntry(11, "beginner-flowers", 42, True, "beginner"),
-    CatalogEntry(12, "easy-flowers", 76, True, "easy"),
-    CatalogEntry(13, "medium-flowers", 102, True, "medium"),
+    # The race levels (docs/RULES.md §Layouts and levels).
+    CatalogEntry(0, "turtle", 144, True, "hard", "Turtle", "Tortuga", "hard"),
+    CatalogEntry(1, "beginner", 34, False, "beginner", "Beginner", "Principiante", "beginner"),
+    CatalogEntry(2, "easy", 68, False, "easy", "Easy", "Fácil", "easy"),
+    CatalogEntry(3, "medium", 94, False, "medium", "Medium", "Medio", "medium"),
+    CatalogEntry(4, "hard", 136, False, "hard", "Hard", "Difícil", "hard"),
+    CatalogEntry(
+        11,
+        "beginner-flowers",
+        42,
+        True,
+        "beginner",
+        "Beginner + flowers",
+        "Principiante + flores",
+        "easy",
+    ),
+    CatalogEntry(12, "easy-flowers", 76, True, "easy", "Easy + flowers", "Fácil + flores", "easy"),
+    CatalogEntry(
+        13, "medium-flowers", 102, True, "medium", "Medium + flowers", "Medio + flores", "hard"
+    ),
+    # The library (docs/LAYOUTS.md): shapes of our own, drawn by tools/make_layouts.py;
+    # no race level. Flowers follow the tile count (layout.flowers_by_count).
+    CatalogEntry(20, "pyramid", 82, False, "", "Pyramid", "Pirámide", "medium"),
+    CatalogEntry(21, "bridge", 76, False, "", "Bridge", "Puente", "medium"),
+    CatalogEntry(22, "cat", 90, False, "", "Cat", "Gato", "medium"),
+    CatalogEntry(23, "fish", 118, False, "", "Fish", "Pez", "hard"),
+    CatalogEntry(24, "butterfly", 70, False, "", "Butterfly", "Mariposa", "beginner"),
+    CatalogEntry(25, "heart", 102, False, "", "Heart", "Corazón", "hard"),
+    CatalogEntry(26, "star", 60, False, "", "Star", "Estrella", "easy"),
+    CatalogEntry(27, "house", 102, False, "", "House", "Casa", "easy"),
+    CatalogEntry(28, "fortress", 94, False, "", "Fortress", "Fortaleza", "medium"),
+    CatalogEntry(29, "tower", 94, False, "", "Tower", "Torre", "medium"),
+    CatalogEntry(30, "cross", 68, False, "", "Cross", "Cruz", "medium"),
+    CatalogEntry(31, "diamond", 58, False, "", "Diamond", "Rombo", "easy"),
+    CatalogEntry(32, "hourglass", 108, False, "", "Hourglass", "Reloj de arena", "medium"),
+    CatalogEntry(33, "arrow", 36, False, "", "Arrow", "Flecha", "beginner"),
+    CatalogEntry(34, "spider", 46, False, "", "Spider", "Araña", "beginner"),
+    CatalogEntry(35, "owl", 96, False, "", "Owl", "Búho", "medium"),
+    CatalogEntry(36, "rocket", 50, False, "", "Rocket", "Cohete", "beginner"),
+    CatalogEntry(37, "pine", 100, False, "", "Pine tree", "Pino", "hard"),
+    CatalogEntry(38, "crescent", 34, False, "", "Crescent moon", "Luna creciente", "beginner"),
+    CatalogEntry(39, "ring", 44, False, "", "Ring", "Anillo", "beginner"),
+    CatalogEntry(40, "checkers", 74, False, "", "Checkerboard", "Tablero", "easy"),
+    CatalogEntry(41, "sailboat", 82, False, "", "Sailboat", "Velero", "medium"),
+    CatalogEntry(42, "crown", 76, False, "", "Crown", "Corona", "medium"),
+    CatalogEntry(43, "flower", 42, False, "", "Flower", "Flor", "easy"),
+    CatalogEntry(44, "snake", 72, False, "", "Snake", "Serpiente", "medium"),
+    CatalogEntry(45, "temple", 156, True, "", "Temple", "Templo", "hard"),
+    CatalogEntry(46, "windmill", 74, False, "", "Windmill sails", "Aspas de molino", "beginner"),
+    CatalogEntry(47, "honeycomb", 60, False, "", "Honeycomb", "Panal", "beginner"),
+    CatalogEntry(48, "stairs", 44, False, "", "Staircase", "Escalera", "easy"),
+    CatalogEntry(49, "spiral", 78, False, "", "Spiral", "Espiral", "medium"),
+    CatalogEntry(50, "ziggurat", 144, True, "", "Ziggurat", "Zigurat", "hard"),
+    CatalogEntry(51, "dragon", 118, False, "", "Dragon", "Dragón", "medium"),
+    CatalogEntry(52, "great-wall", 108, False, "", "Great Wall", "Gran Muralla", "hard"),
+    CatalogEntry(53, "city", 196, True, "", "City", "Ciudad", "hard"),
+    CatalogEntry(54, "mountains", 166, True, "", "Mountains", "Montañas", "hard"),
 )
 BY_NUMBER = {entry.number: entry for entry in CATALOG}
 BY_NAME = {entry.name: entry for entry in CATALOG}
@@ -110,3 +161,16 @@ def load_layout(name_or_path: str, flowers: bool = False) -> Layout:
             return Layout(name=raw.name, positions=raw.positions, flowers=True)
         return raw
     return layout_by_name(name_or_path, flowers)  # raises the "unknown layout" error
+
+
+# Mean grade score of a layout's deals (rooms/grading.py: 0 forgiving .. 1 punishing)
+# -> its difficulty label; measured offline by bench/deal_grades.py --layouts and
+# written into CATALOG (docs/LAYOUTS.md §Difficulty).
+DIFFICULTY_BANDS = ((0.08, "beginner"), (0.2, "easy"), (0.32, "medium"), (1.01, "hard"))
+
+
+def difficulty_label(mean_score: float) -> str:
+    for upper, label in DIFFICULTY_BANDS:
+        if mean_score < upper:
+            return label
+    return DIFFICULTY_BANDS[-1][1]

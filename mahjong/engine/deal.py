@@ -84,14 +84,19 @@ def new_deal(layout: Layout, seed: int | None = None) -> Deal:
 def stored_deal(layout: Layout, layout_id: int, seed: int | None = None) -> Deal:
     """A solvable deal on the site's stored layout `layout_id`, with its U code.
 
-    Flowers follow the tile count (docs/LAYOUTS.md §Faces), whatever `layout.flowers`
-    says, so the code alone and the stored positions fix the deal.
+    The stored places alone fix the deal (docs/LAYOUTS.md §Codes): they are taken in file
+    order (layer, row, column) however the caller listed them, and flowers follow the
+    tile count whatever `layout.flowers` says. The deal's `layout` is that ordered one.
     """
     if seed is None:
         seed = random_seed()
     code = make_stored_code(layout_id, seed)
+    places = tuple(sorted(layout.positions, key=lambda p: (p[2], p[1], p[0])))
+    flowers = flowers_by_count(len(places))
+    if places != layout.positions or layout.flowers != flowers or layout.number is not None:
+        layout = Layout(name=layout.name, positions=places, flowers=flowers)
     rng = Prng((STORED_BASE + layout_id) * SEED_STRIDE + seed)
-    faces, plan = generate(layout, rng, flowers_by_count(len(layout)))
+    faces, plan = generate(layout, rng, flowers)
     return Deal(layout, faces, plan, code)
 
 

@@ -169,7 +169,14 @@ def check_positions(positions, line_of=None) -> None:
     if not positions:
         raise LayoutError("the layout has no tiles")
     if len(positions) % 2:
-        raise LayoutError(f"odd tile count: {len(positions)} tiles cannot all be paired")
+        # The count has no line of its own: name the last tile's, where one is most
+        # often added or removed.
+        x, _y, z = positions[-1]
+        where = f"; the last tile starts at column {x + 1} of layer {z + 1}" if line_of else ""
+        raise LayoutError(
+            f"odd tile count: {len(positions)} tiles cannot all be paired{where}",
+            line_of(len(positions) - 1) if line_of else None,
+        )
 
 
 @dataclass(frozen=True)
