@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET
 from accounts.identity import ensure_player, player_for_request
 from layouts import actions, library, throttle
 from layouts.models import StoredLayout
-from layouts.preview import positions_svg, stored_svg
+from layouts.preview import layout_svg, stored_svg
 
 SHOWN_LINE_CHARS = 80  # of the line at fault, shown under the error
 
@@ -70,7 +70,7 @@ def _check(context) -> None:
     except actions.LayoutRejected as refused:
         _refusal(context, refused)
         return
-    context["preview"] = mark_safe(positions_svg(layout.positions))  # numbers only
+    context["preview"] = mark_safe(layout_svg(layout.positions))  # numbers only
     context["tiles"] = len(layout)
     context["warnings"] = warnings
 
