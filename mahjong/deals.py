@@ -1,11 +1,37 @@
 """The deal a game code names, cached per process: solo games and race boards both
-recompute their position from the code on every action, and a code's deal never changes."""
+recompute their position from the code on every action, and a code's deal never changes.
+
+A code is `MJ1-Lnn-…` on a built-in layout or `MJ1-U<id>-…` on a stored one
+(docs/LAYOUTS-WEB.md §Stored layouts). A stored layout's text never changes once stored
+(layouts/actions.py writes it once), so its deals can be cached like the built-ins'.
+The layouts app sits above this module (pyproject.toml [tool.importlinter]), so its
+model is looked up by name, not imported.
+"""
 
 from functools import lru_cache
 
+from django.apps import apps
+
+from mahjong.engine.codes import make_stored_code, parse_any_code
 from mahjong.engine.deal import Deal, deal_from_code
+from mahjong.engine.layout import Layout, parse_layout
+
+__all__ = ["deal_for", "make_stored_code", "parse_any_code", "stored_layout"]
 
 
 @lru_cache(maxsize=512)
 def deal_for(code: str) -> Deal:
-    return deal_from_code(code)
+    return deal_from_code(code, stored=stored_layout)
+
+
+@lru_cache(maxsize=256)
+def stored_layout(layout_id: int) -> Layout:
+    """The layout stored as U<layout_id>, hidden or not (its codes stay valid forever);
+    LookupError when there is none (the engine's deal_from_code then refuses the code).
+    A miss is not cached: the row may come later."""
+    model = apps.get_model("layouts", "StoredLayout")
+    text = model.objects.filter(pk=layout_id).values_list("text", flat=True).first()
+    if text is None:
+        raise LookupError(f"unknown stored layout U{layout_id}")
+    read = parse_layout(text, f"U{layout_id}")
+    return Layout(name=f"U{layout_id}", positions=read.positions)

@@ -45,10 +45,13 @@ def time_limit_ms(rules: dict) -> int:
     return rules["time_limit_minutes"] * MINUTE_MS
 
 
-def layout_label(layout_number: int) -> str:
-    """A built-in layout's name in the player's language: its level, "+ flowers"."""
+def layout_label(layout_number: int | None) -> str:
+    """A built-in layout's name in the player's language: its level, "+ flowers"; a
+    library layout's title; for None (a game on a stored layout) a word for them all."""
+    if layout_number is None:
+        return _("Stored layout")
     entry = BY_NUMBER[layout_number]
-    if not entry.level:  # a library layout (docs/LAYOUTS.md): its own name, no level
+    if not entry.level:  # a library layout, no race level (docs/LAYOUTS-WEB.md)
         return entry.title(get_language() or "en")
     if entry.name == "turtle":
         return _("Turtle (Hard + flowers)")

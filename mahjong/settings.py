@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "infra",
     "mahjong.apps.MahjongConfig",
     "accounts",
+    "layouts",
     "practice",
     "rooms",
     "records",

@@ -15,6 +15,7 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
     path("play/", include("practice.urls")),
+    path("layouts/", include("layouts.urls")),
     path("rooms/", include("rooms.urls")),
     path("ranked/", ranked_views.ranked_page, name="ranked"),
     path("ranked/join", ranked_views.join_queue, name="ranked-join"),

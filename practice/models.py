@@ -19,7 +19,9 @@ class SoloGame(models.Model):
 
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="solo_games")
     code = models.CharField(max_length=20)
-    layout_number = models.PositiveSmallIntegerField()
+    # The built-in layout's number; None on a stored layout, named by the code's
+    # `MJ1-U<id>-` (docs/LAYOUTS-WEB.md §Stored layouts).
+    layout_number = models.PositiveSmallIntegerField(null=True, blank=True)
     tile_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)
     moves = models.JSONField(default=list)
@@ -65,12 +67,21 @@ class SoloGame(models.Model):
         now = now or timezone.now()
         return self.elapsed_ms + max(0, int((now - self.running_since).total_seconds() * 1000))
 
+    def same_layout(self) -> models.Q:
+        """Games on this game's layout: a built-in's number, or a stored layout's code
+        prefix `MJ1-U<id>-` (stored layouts have no number)."""
+        if self.layout_number is not None:
+            return models.Q(layout_number=self.layout_number)
+        return models.Q(layout_number=None, code__startswith=self.code.rsplit("-", 1)[0] + "-")
+
     @classmethod
-    def best_win_ms(cls, player, layout_number: int, exclude_pk=None) -> int | None:
-        """The player's record on this layout: their fastest clean win (leaving out one
-        game, to compare)."""
-        wins = cls.objects.filter(cls.CLEAN, player=player, status=cls.Status.WON)
-        wins = wins.filter(layout_number=layout_number).exclude(pk=exclude_pk)
+    def best_win_ms(cls, player, layout: int | models.Q, exclude_pk=None) -> int | None:
+        """The player's record on this layout (a built-in's number, or `same_layout()`):
+        their fastest clean win (leaving out one game, to compare)."""
+        if not isinstance(layout, models.Q):
+            layout = models.Q(layout_number=layout)
+        wins = cls.objects.filter(cls.CLEAN, layout, player=player, status=cls.Status.WON)
+        wins = wins.exclude(pk=exclude_pk)
         return wins.aggregate(best=models.Min("time_ms"))["best"]
 
     @property

@@ -5,14 +5,17 @@ import json
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player
+from layouts import library
 from mahjong import daily
 from mahjong.board_strings import strings
 from mahjong.engine.catalog import BY_NAME, BY_NUMBER, CATALOG, LEVELS
+from mahjong.engine.layout import flowers_by_count
 from mahjong.engine.tiles import FACES
 from mahjong.layout_preview import preview_svg
 from mahjong.rules import Level, layout_label
@@ -34,12 +37,7 @@ def game_state(game: SoloGame, position=None) -> dict:
     state = {
         "id": game.pk,
         "code": game.code,
-        "layout": {
-            "number": game.layout_number,
-            "name": BY_NUMBER[game.layout_number].name,
-            "label": layout_label(game.layout_number),
-            "flowers": BY_NUMBER[game.layout_number].flowers,
-        },
+        "layout": layout_facts(game),
         "tiles": [
             {"x": x, "y": y, "z": z, "face": FACES[face]}
             for (x, y, z), face in zip(deal.layout.positions, deal.faces, strict=True)
@@ -57,10 +55,26 @@ def game_state(game: SoloGame, position=None) -> dict:
     return state
 
 
+def layout_facts(game: SoloGame) -> dict:
+    """The layout's number, picker key ("Play again" sends it back), label and flowers."""
+    if game.layout_number is None:  # a stored layout: its key is the code's "U<id>"
+        key = game.code.split("-")[1]
+        label = library.title_of(key, get_language()) or key
+        flowers = flowers_by_count(game.tile_count)  # as the engine deals stored layouts
+        return {"number": None, "name": key, "label": label, "flowers": flowers}
+    entry = BY_NUMBER[game.layout_number]
+    return {
+        "number": game.layout_number,
+        "name": entry.name,
+        "label": layout_label(game.layout_number),
+        "flowers": entry.flowers,
+    }
+
+
 def win_summary(game: SoloGame) -> dict:
     """The win dialog's facts: the time, its place among the player's own wins on the
     layout ("your 3rd best"), and the record to beat."""
-    previous = SoloGame.best_win_ms(game.player, game.layout_number, exclude_pk=game.pk)
+    previous = SoloGame.best_win_ms(game.player, game.same_layout(), exclude_pk=game.pk)
     summary = {
         "time_ms": game.time_ms,
         "hints_used": game.hints_used,
@@ -78,9 +92,10 @@ def _tiles(count: int) -> str:
     return _("%(count)s tiles") % {"count": count}
 
 
-def choices() -> dict:
+def choices(player=None) -> dict:
     """The New game dialog's choices: levels with their tile counts, with and without
-    flowers (docs/RULES.md §Layouts and levels), and every built-in layout."""
+    flowers (docs/RULES.md §Layouts and levels), and the layout picker's (the library,
+    the player's own and shared stored layouts: layouts/library.py)."""
     flowered = {e.level: e for e in CATALOG if e.flowers}
     levels = []
     for level, label in Level.choices:
@@ -95,16 +110,7 @@ def choices() -> dict:
                 "preview_flowers": reverse("play-layout-preview", args=[with_flowers.name]),
             }
         )
-    layouts = [
-        {
-            "name": e.name,
-            "label": layout_label(e.number),
-            "tiles": _tiles(e.tiles),
-            "preview": reverse("play-layout-preview", args=[e.name]),
-        }
-        for e in CATALOG
-    ]
-    return {"levels": levels, "layouts": layouts}
+    return {"levels": levels, "layouts": library.choices(player, get_language())}
 
 
 def page_strings() -> dict:
@@ -143,7 +149,7 @@ def _page(request, player, game: SoloGame | None, status: int = 200, not_a_game:
     is_daily = state is not None and state["code"] == daily.daily_code(day)
     context = {
         "state": state,
-        "choices": choices(),
+        "choices": choices(player),
         "not_a_game": not_a_game,
         "own_game_waits": state is None and actions.current_game(player) is not None,
         "daily": daily_frame(player, day) if is_daily else None,
@@ -213,17 +219,18 @@ def new_game(player, body) -> dict:
         if not isinstance(code, str):
             raise actions.PracticeError(_("the game code must be text"))
     else:
-        code = actions.random_code(_layout_number(body))
+        code = library.new_code(_layout_key(body))
     return game_state(actions.start_game(player, code))
 
 
-def _layout_number(body) -> int:
+def _layout_key(body) -> str:
+    """The picker key of the body's level (with its flowers) or layout."""
     name = body.get("layout") or body.get("level") or DEFAULT_LEVEL
-    if not isinstance(name, str) or name not in BY_NAME:
+    if not isinstance(name, str) or not library.is_known(name):
         raise actions.PracticeError(_("unknown level or layout %(name)r") % {"name": name})
     if body.get("flowers") and name in LEVELS:
         name = "turtle" if name == "hard" else f"{name}-flowers"
-    return BY_NAME[name].number
+    return name
 
 
 @api

@@ -27,8 +27,8 @@ def own_rank(game: SoloGame) -> int:
     best. An equal time shares the place (it is not beaten)."""
     faster = SoloGame.objects.filter(
         SoloGame.CLEAN,
+        game.same_layout(),
         player=game.player_id,
-        layout_number=game.layout_number,
         status=SoloGame.Status.WON,
         time_ms__lt=game.time_ms,
     )

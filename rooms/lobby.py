@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts import actions as accounts_actions
 from accounts.models import Player
+from layouts import library
 from rooms import events, hot_sql
 from rooms.errors import RoomError, whole_number
 from rooms.models import (
@@ -129,6 +130,8 @@ def update_rules(player: Player, code: str, changes, now=None) -> Room:
 
 
 def _rule_value(room: Room, name: str, value):
+    if name == "layout":
+        return _layout_choice(value)
     field = Room._meta.get_field(name)
     expected = bool if field.get_internal_type() == "BooleanField" else (int, str)
     if isinstance(value, bool) is not (expected is bool) or not isinstance(value, expected):
@@ -140,6 +143,13 @@ def _rule_value(room: Room, name: str, value):
         message = f"{field.verbose_name}: {' '.join(error.messages)}"
         raise RoomError(message, "bad_rules") from None
     return value
+
+
+def _layout_choice(key) -> str:
+    """ "" (the level) or a layout the picker offers (layouts/library.py)."""
+    if key == "" or (isinstance(key, str) and library.is_offered(key)):
+        return key
+    raise RoomError(_("layout: there is no such layout to race on"), "bad_rules")
 
 
 @transaction.atomic
@@ -205,8 +215,8 @@ def create_ranked_room(players: list[Player], level: str) -> Room:
     with the same help), humans only."""
     room = _new_room(players[0])
     room.ranked, room.level, room.flowers, room.handicap = True, level, False, False
-    room.show_matches = False
-    room.save(update_fields=["ranked", "level", "flowers", "handicap", "show_matches"])
+    room.show_matches, room.layout = False, ""  # ranked races are on the levels only
+    room.save(update_fields=["ranked", "level", "flowers", "handicap", "show_matches", "layout"])
     for player in players:
         Seat.objects.create(room=room, player=player, nickname=player.display_name)
     return room

@@ -37,6 +37,7 @@ IDLE_LIMITS = [(0, pgettext_lazy("idle limit", "none")), (30, "30 s"), (60, "60 
 RULE_FIELDS = (
     "level",
     "flowers",
+    "layout",
     "shuffles",
     "shuffle_penalty_seconds",
     "hints",
@@ -53,6 +54,11 @@ class Rules(models.Model):
 
     level = models.CharField(max_length=10, choices=Level, default=Level.EASY)
     flowers = models.BooleanField(_("flowers and seasons"), default=False)
+    # "" races on the level's layout (the default); otherwise a layout picker's key, a
+    # built-in layout's name or a stored layout's "U<id>" (layouts/library.py): everyone
+    # gets one deal on it, dealt on demand, and the handicap does not apply
+    # (docs/RULES.md §Local rules and site defaults).
+    layout = models.CharField(_("layout"), max_length=16, blank=True, default="")
     shuffles = models.PositiveSmallIntegerField(default=3, validators=[MaxValueValidator(10)])
     shuffle_penalty_seconds = models.PositiveSmallIntegerField(
         _("shuffle penalty pause"), default=0, choices=SHUFFLE_PENALTIES

@@ -9,9 +9,10 @@ from datetime import timedelta
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
 
+from layouts import library
 from mahjong.rules import Level
 from rooms.models import MAX_SEATS, Race, Room, Seat
 
@@ -49,7 +50,8 @@ def _row(room: Room) -> dict:
         "code": room.code,
         "owner": owner,
         "level": room.level,
-        "level_label": str(Level(room.level).label),
+        # A room racing on a chosen layout shows its name where others show their level.
+        "level_label": _level_or_layout(room),
         "seats": room.taken,
         "max_seats": MAX_SEATS,
         "seats_label": _("%(taken)d/%(max)d players") % {"taken": room.taken, "max": MAX_SEATS},
@@ -63,6 +65,12 @@ def _row(room: Room) -> dict:
         "url": reverse("room", args=[room.code]),
         "join_label": _("Join %(owner)s's room") % {"owner": owner},
     }
+
+
+def _level_or_layout(room: Room) -> str:
+    if room.layout:
+        return library.title_of(room.layout, get_language()) or room.layout
+    return str(Level(room.level).label)
 
 
 def rules_summary(room: Room) -> str:

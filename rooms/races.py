@@ -20,6 +20,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
+from layouts import library
 from mahjong import reasons
 from mahjong.engine.catalog import level_layout
 from mahjong.engine.codes import make_code
@@ -92,7 +93,7 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
     for seat in seats:
         level = seat_level(room, seat)
         if level not in codes:
-            codes[level] = _deal_code(level, room.flowers, seed)
+            codes[level] = _deal_code(room, level, seed)
         _new_entry(race, seat, level, codes[level])
     if room.offer_at is not None:
         room.offer_at = None
@@ -102,17 +103,22 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
     return race
 
 
-def _deal_code(level: str, flowers: bool, seed) -> str:
-    """A graded deal from the level's pool; a fixed seed (tests) names its deal directly."""
+def _deal_code(room: Room, level: str, seed) -> str:
+    """A graded deal from the level's pool; a fixed seed (tests) names its deal directly.
+    A room racing on a chosen layout gets a deal on it made now: the pools only hold
+    the levels' layouts (docs/WORKERS.md)."""
+    if room.layout:
+        return library.new_code(room.layout, seed)
     if seed is not None:
-        return make_code(level_layout(level, flowers).number, seed)
-    return pools.take(level, flowers)
+        return make_code(level_layout(level, room.flowers).number, seed)
+    return pools.take(level, room.flowers)
 
 
 def seat_level(room: Room, seat: Seat) -> str:
-    """The room's level, raised one step per consecutive win with the handicap on."""
+    """The room's level, raised one step per consecutive win with the handicap on. The
+    handicap is for the level choices only: on a chosen layout everyone gets one deal."""
     base = LEVELS.index(room.level)
-    raise_by = seat.win_streak if room.handicap else 0
+    raise_by = seat.win_streak if room.handicap and not room.layout else 0
     return LEVELS[min(base + raise_by, len(LEVELS) - 1)]
 
 

@@ -1,12 +1,16 @@
 """Room pages: create, join by link or code, and the room itself (lobby, race, results)."""
 
+import contextlib
+
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player, player_for_request
+from layouts import library
 from mahjong.board_strings import strings as board_strings
 from rooms import errors, lobby, throttle, views_json
 from rooms.models import (
@@ -23,8 +27,11 @@ from rooms.open_rooms import open_rooms
 
 def rooms_home(request, error=None, status=200):
     player = player_for_request(request)
+    layout = request.GET.get("layout", "")  # "Race friends on it" from a layout's page
     context = {
         "nickname": player.nickname if player else "",
+        "layout": layout if library.is_offered(layout) else "",
+        "layout_title": library.title_of(layout, get_language()) if layout else "",
         "error": error,
         "open_rooms": open_rooms(),  # also drawn without JavaScript; open_rooms.js refreshes it
     }
@@ -48,6 +55,12 @@ def create_room(request):
         room = lobby.create_room(player, request.POST.get("nickname", ""))
     except errors.RoomError as error:
         return rooms_home(request, error.message, status=400)
+    layout = request.POST.get("layout", "")
+    # Chosen on a layout's page: the room races on it, a rule like any other (hidden
+    # meanwhile: the room races on its level, as any new room).
+    with contextlib.suppress(errors.RoomError):
+        if layout:
+            lobby.update_rules(player, room.code, {"layout": layout})
     return redirect("room", code=room.code)
 
 
@@ -82,6 +95,7 @@ def room_page(request, code, error=None, status=200):
         "nickname": player.nickname,
         "error": error,
         "choices": rule_choices(),
+        "layout_choices": library.choices(player, get_language(), include=room.layout),
         "strings": {**board_strings(), **race_strings()},
         "initial": views_json.snapshot(room, seat),
     }

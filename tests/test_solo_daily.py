@@ -206,8 +206,8 @@ def test_the_new_game_dialog_lists_levels_with_tile_counts_and_layouts_with_prev
     ]
     layouts = response.context["choices"]["layouts"]
     # Every built-in layout, the library's too (docs/LAYOUTS.md), by its own name.
-    assert len(layouts) == len(CATALOG) and layouts[0]["label"] == "Turtle (Hard + flowers)"
-    assert {"label": "Pyramid", "tiles": "82 tiles"}.items() <= layouts[8].items()
+    assert len(layouts) == len(CATALOG) and layouts[0].title == "Turtle (Hard + flowers)"
+    assert (layouts[8].title, layouts[8].tiles, layouts[8].group) == ("Pyramid", 82, "library")
     page = response.content.decode()
     assert 'src="/play/layouts/turtle.svg"' in page
 

@@ -174,13 +174,17 @@ def test_the_new_game_dialog_shows_tile_counts_and_layout_previews(
     flowers.uncheck()
     dialog.get_by_text("All layouts").click()
     picker = dialog.get_by_role("group", name="Layouts")
-    turtle = picker.get_by_role("button", name="Turtle (Hard + flowers) 144 tiles", exact=True)
+    # Its name, tile count and difficulty (layouts/templates/layouts/_picker.html).
+    turtle = picker.get_by_role("button", name="Turtle (Hard + flowers) 144 tiles · Hard")
     expect(turtle).to_be_visible()
     expect(picker.get_by_role("button")).to_have_count(len(CATALOG))
     previews = picker.locator("img.preview")
     expect(previews).to_have_count(len(CATALOG))
+    # Previews load lazily, as they come near the view: scroll through them all.
+    for index in range(previews.count()):
+        previews.nth(index).scroll_into_view_if_needed()
     page.wait_for_function(
-        "() => [...document.querySelectorAll('.layouts img.preview')]"
+        "() => [...document.querySelectorAll('.picker-list img.preview')]"
         ".every(img => img.complete && img.naturalWidth > 0)"
     )
     box = dialog.bounding_box()

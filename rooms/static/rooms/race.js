@@ -226,6 +226,14 @@
     for (const [name, value] of Object.entries(room.rules)) {
       const field = form.elements[name];
       if (!field) continue;
+      if (field instanceof RadioNodeList) {  // the layout picker (layouts/_picker.html)
+        for (const radio of field) {
+          radio.checked = radio.value === String(value);
+          radio.disabled = !isOwner() || !inLobby;
+        }
+        showLayout(String(value));
+        continue;
+      }
       if (field.type === "checkbox") field.checked = value; else field.value = String(value);
       field.disabled = !isOwner() || !inLobby;
     }
@@ -236,9 +244,19 @@
     $("waiting").textContent = room.ranked ? T.ranked_next : T.waiting;
   }
 
+  // The chosen layout's name on the closed picker ("the level's" for the default).
+  function showLayout(key) {
+    const current = $("layout-current");
+    const radio = [...$("rules").elements.layout].find((r) => r.value === key);
+    const label = radio && radio.closest(".pick") && radio.closest(".pick").querySelector(".choice-label");
+    current.textContent = key === "" ? current.dataset.level : (label ? label.textContent : key);
+  }
+
   $("rules").addEventListener("change", (event) => {
     const field = event.target;
-    const value = field.type === "checkbox" ? field.checked : (field.name === "level" ? field.value : Number(field.value));
+    if (!field.name) return;  // the picker's filter box is no rule
+    const text = field.name === "level" || field.name === "layout";
+    const value = field.type === "checkbox" ? field.checked : (text ? field.value : Number(field.value));
     send({ type: "rules", rules: { [field.name]: value } });
   });
   $("add-cpu").addEventListener("click", () => send({ type: "add_cpu", level: $("cpu-level").value }));
