@@ -104,7 +104,17 @@ def project_copy(tmp_path: Path, domain: str) -> Path:
     the real one: it writes into the locale folder nearest to each file."""
     root = tmp_path / "project"
     (root / "locale" / "es" / "LC_MESSAGES").mkdir(parents=True)
-    for name in ["accounts", "infra", "mahjong", "practice", "records", "rooms", "templates"]:
+    for name in [
+        "accounts",
+        "infra",
+        "layouts",
+        "mahjong",
+        "practice",
+        "records",
+        "replays",
+        "rooms",
+        "templates",
+    ]:
         (root / name).symlink_to(Path(settings.BASE_DIR) / name)
     shutil.copy(LOCALE / "es" / "LC_MESSAGES" / f"{domain}.po", root / "locale/es/LC_MESSAGES")
     return root
