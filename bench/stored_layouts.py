@@ -1,5 +1,5 @@
 """What a stored layout costs the site: the checks of an upload (read, playable) and a
-deal dealt on demand for a race on it, per size (docs/LAYOUTS-WEB.md).
+deal dealt on demand for a race on it, per size (docs/LAYOUTS.md).
 
 .venv/bin/python bench/stored_layouts.py [deals per layout, default 200]
 

@@ -2,8 +2,8 @@
 
 `store_layout` is how an upload, a paste and the editor's Save all store a layout: the
 engine reads it (a refusal names its line), checks that it can be dealt solvable, and
-the limits below keep one device or a flood from filling the table
-(docs/LAYOUTS-WEB.md §Limits). Nothing is stored unless every check passes.
+the limits below keep one device or a flood from filling the table (docs/LAYOUTS.md
+§The one write path and its limits). Nothing is stored unless every check passes.
 """
 
 import hashlib

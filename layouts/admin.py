@@ -1,4 +1,4 @@
-"""Admin for stored layouts and the built-in catalog's names (docs/LAYOUTS-WEB.md §Admin).
+"""Admin for stored layouts and the built-in catalog's names (docs/LAYOUTS.md §Admin).
 
 An admin can promote a player's layout to the built-in library, hide one, and edit the
 names, all through layouts/actions.py. A layout's shape is never edited and a layout is

@@ -4,7 +4,7 @@ The page does the drawing (layouts/static/layouts/editor.js); the server is the 
 of what a layout is. Test, Export and Save each post the same JSON,
 `{"positions": [[x, y, z], ...], "name": "..."}` in half-tile units
 (mahjong/engine/layout.py), which `_layout_from_body` checks in full before the engine
-sees it: a refused request changes nothing and says why (docs/LAYOUTS-EDITOR.md).
+sees it: a refused request changes nothing and says why (docs/LAYOUTS.md §The editor).
 Only Save writes, through the app's one write path `layouts.actions.store_layout`.
 """
 

@@ -1,6 +1,6 @@
 """What a player can choose to play or race on (read only): the built-in catalog, the
 layouts admins promoted, the player's own and everyone's shared ones
-(docs/LAYOUTS-WEB.md §The picker).
+(docs/LAYOUTS.md §The picker).
 
 A choice is named by a *key*: a built-in layout's catalog name ("turtle") or a stored
 layout's "U<id>". Practice's New game and a room's rules send keys; `new_code` turns one

@@ -1,4 +1,4 @@
-"""Layouts players brought or drew, stored for good (docs/LAYOUTS-WEB.md).
+"""Layouts players brought or drew, stored for good (docs/LAYOUTS.md).
 
 A stored layout's id is the `U<id>` of its game codes, and its text never changes once
 stored (only its names and flags do), so a code on it names the same deal forever.
@@ -31,7 +31,7 @@ class StoredLayout(models.Model):
     title_en = models.CharField(_("name in English"), max_length=TITLE_MAX_LENGTH, blank=True)
     title_es = models.CharField(_("name in Spanish"), max_length=TITLE_MAX_LENGTH, blank=True)
     # Hidden: off the picker and the share page's listing; its codes still deal, since a
-    # code is forever (docs/LAYOUTS-WEB.md §Stored layouts).
+    # code is forever (docs/LAYOUTS.md §Stored layouts).
     hidden = models.BooleanField(_("hidden"), default=False)
     # Promoted by an admin: listed with the library, before players' own layouts.
     built_in = models.BooleanField(_("in the built-in library"), default=False)
@@ -56,7 +56,7 @@ class StoredLayout(models.Model):
 class CatalogOverride(models.Model):
     """An admin's names for a built-in layout, or its removal from the picker: the
     catalog itself is code (mahjong/engine/catalog.py) and its codes never change, so
-    only what the picker shows is overridden (docs/LAYOUTS-WEB.md §Admin)."""
+    only what the picker shows is overridden (docs/LAYOUTS.md §Admin)."""
 
     number = models.PositiveSmallIntegerField(_("built-in layout number"), unique=True)
     title_en = models.CharField(_("name in English"), max_length=TITLE_MAX_LENGTH, blank=True)

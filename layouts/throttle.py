@@ -1,7 +1,8 @@
 """The upload page's checks are rate-limited per address (a fixed window in the shared
 cache, so every web process counts together): storing is limited by layouts/actions.py,
 but a check runs the engine too (up to a few seconds on a layout it cannot settle), so
-a script must not keep a web worker busy with them (docs/LAYOUTS-WEB.md §Limits)."""
+a script must not keep a web worker busy with them (docs/LAYOUTS.md §The one write path
+and its limits)."""
 
 from django.core.cache import cache
 

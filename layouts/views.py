@@ -1,5 +1,5 @@
 """Layout pages: the picker (`/layouts/`), play a layout file (`/layouts/new/`), a stored
-layout's share page and picture (docs/LAYOUTS-WEB.md). Stores go through
+layout's share page and picture (docs/LAYOUTS.md). Stores go through
 layouts/actions.py; every other view only reads."""
 
 from django.http import Http404, HttpResponse

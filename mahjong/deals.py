@@ -2,7 +2,7 @@
 recompute their position from the code on every action, and a code's deal never changes.
 
 A code is `MJ1-Lnn-…` on a built-in layout or `MJ1-U<id>-…` on a stored one
-(docs/LAYOUTS-WEB.md §Stored layouts). A stored layout's text never changes once stored
+(docs/LAYOUTS.md §Stored layouts). A stored layout's text never changes once stored
 (layouts/actions.py writes it once), so its deals can be cached like the built-ins'.
 The layouts app sits above this module (pyproject.toml [tool.importlinter]), so its
 model is looked up by name, not imported.

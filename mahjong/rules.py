@@ -51,7 +51,7 @@ def layout_label(layout_number: int | None) -> str:
     if layout_number is None:
         return _("Stored layout")
     entry = BY_NUMBER[layout_number]
-    if not entry.level:  # a library layout, no race level (docs/LAYOUTS-WEB.md)
+    if not entry.level:  # a library layout, no race level (docs/LAYOUTS.md)
         return entry.title(get_language() or "en")
     if entry.name == "turtle":
         return _("Turtle (Hard + flowers)")

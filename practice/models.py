@@ -20,7 +20,7 @@ class SoloGame(models.Model):
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="solo_games")
     code = models.CharField(max_length=20)
     # The built-in layout's number; None on a stored layout, named by the code's
-    # `MJ1-U<id>-` (docs/LAYOUTS-WEB.md §Stored layouts).
+    # `MJ1-U<id>-` (docs/LAYOUTS.md §Stored layouts).
     layout_number = models.PositiveSmallIntegerField(null=True, blank=True)
     tile_count = models.PositiveSmallIntegerField()
     status = models.CharField(max_length=10, choices=Status, default=Status.PLAYING)

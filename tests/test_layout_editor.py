@@ -1,5 +1,5 @@
 """The layout editor's server side: Test, Export and Save of drawn tiles, and every bad
-request refused with a clear reason and nothing stored (docs/LAYOUTS-EDITOR.md)."""
+request refused with a clear reason and nothing stored (docs/LAYOUTS.md §The editor)."""
 
 import json
 

@@ -1,5 +1,5 @@
 """The layout editor in a real Chromium: a layout drawn by clicks, tested, saved and
-played; the keyboard alone; a phone's taps (docs/LAYOUTS-EDITOR.md)."""
+played; the keyboard alone; a phone's taps (docs/LAYOUTS.md §The editor)."""
 
 import re
 from pathlib import Path

@@ -1,5 +1,5 @@
 """Admins promote, hide and rename layouts through the admin pages
-(docs/LAYOUTS-WEB.md §Admin)."""
+(docs/LAYOUTS.md §Admin)."""
 
 import pytest
 from django.contrib.auth import get_user_model

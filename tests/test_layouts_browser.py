@@ -1,5 +1,5 @@
 """The layout pages in a real Chromium: the picker's filter by name, a pasted file played,
-a room's layout chosen in its rules (docs/LAYOUTS-WEB.md)."""
+a room's layout chosen in its rules (docs/LAYOUTS.md)."""
 
 import uuid
 

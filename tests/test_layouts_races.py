@@ -1,5 +1,5 @@
 """Races on any built-in or stored layout: a room rule (docs/RULES.md §Local rules and
-site defaults, docs/LAYOUTS-WEB.md §Races)."""
+site defaults, docs/LAYOUTS.md §Races)."""
 
 from datetime import timedelta
 

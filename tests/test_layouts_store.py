@@ -1,4 +1,4 @@
-"""Storing a layout: the one write path and its limits (docs/LAYOUTS-WEB.md)."""
+"""Storing a layout: the one write path and its limits (docs/LAYOUTS.md)."""
 
 import pytest
 from django.utils import timezone

@@ -1,5 +1,5 @@
 """Play a layout file: upload or paste, check, store, play and share
-(docs/LAYOUTS-WEB.md §Play a layout file)."""
+(docs/LAYOUTS.md §Play a layout file)."""
 
 import uuid
 

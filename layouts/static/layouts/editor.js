@@ -1,4 +1,4 @@
-// The layout editor (/layouts/edit/, docs/LAYOUTS-EDITOR.md): tiles placed and removed on
+// The layout editor (/layouts/edit/, docs/LAYOUTS.md §The editor): tiles placed and removed on
 // a half-tile grid over layers, by mouse, touch or keyboard. Positions are the engine's
 // (mahjong/engine/layout.py): a tile at (x, y, z) covers cells x..x+1, y..y+1 of layer z,
 // and two tiles of one layer may not share a cell. The page checks that as you edit; the
