@@ -93,6 +93,8 @@ def test_the_owner_chooses_a_rooms_layout_in_its_rules(asgi_server, new_device):
     page = page_for(new_device, asgi_server, owner, viewport=DESKTOP)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(page.locator("#layout-current")).to_have_text("the level’s")
+    level = page.locator("#rules select[name=level]")
+    expect(level).to_be_visible()
     page.locator("#layout-rule summary").click()
     page.get_by_label("Find a layout").fill("quokka")
     page.locator(".pick:visible").click()
@@ -108,3 +110,5 @@ def test_the_owner_chooses_a_rooms_layout_in_its_rules(asgi_server, new_device):
             break
         page.wait_for_timeout(100)
     assert server_side(layout).startswith("U")
+    expect(level).to_be_hidden()  # a chosen layout makes the level moot
+    expect(page.locator("#rules input[name=handicap]")).to_be_hidden()

@@ -237,6 +237,10 @@
       if (field.type === "checkbox") field.checked = value; else field.value = String(value);
       field.disabled = !isOwner() || !inLobby;
     }
+    // A chosen layout makes the level, flowers and handicap moot (docs/LAYOUTS.md §Races).
+    for (const name of ["level", "flowers", "handicap"]) {
+      form.elements[name].closest("label").hidden = Boolean(room.rules.layout);
+    }
     $("owner-tools").hidden = !isOwner() || !inLobby;
     $("public-room").checked = Boolean(room.public);
     $("start").hidden = !isOwner() || !inLobby;
