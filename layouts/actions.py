@@ -52,8 +52,10 @@ def read_layout_text(text: str):
     try:
         layout, warnings = parse_layout_report(text)
     except LayoutError as error:
-        # The engine's message carries "line N: …"; the line is shown on its own too.
-        raise LayoutRejected(reasons.translate(str(error)), error.line) from None
+        # The engine's message carries "line N: …": the line goes on its own, the rest
+        # is translated.
+        message = str(error).removeprefix(f"line {error.line}: ")
+        raise LayoutRejected(reasons.translate(message), error.line) from None
     if not MIN_TILES <= len(layout) <= MAX_TILES:
         raise LayoutRejected(
             _("A layout needs from %(min)d to %(max)d tiles; this one has %(n)d.")

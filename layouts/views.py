@@ -14,6 +14,8 @@ from accounts.identity import ensure_player, player_for_request
 from layouts import actions, library, throttle
 from layouts.models import StoredLayout
 from layouts.preview import layout_svg, stored_svg
+from mahjong import reasons
+from mahjong.engine.layout import LayoutWarning
 
 SHOWN_LINE_CHARS = 80  # of the line at fault, shown under the error
 
@@ -72,7 +74,7 @@ def _check(context) -> None:
         return
     context["preview"] = mark_safe(layout_svg(layout.positions))  # numbers only
     context["tiles"] = len(layout)
-    context["warnings"] = warnings
+    context["warnings"] = [LayoutWarning(w.line, reasons.translate(w.message)) for w in warnings]
 
 
 def _refusal(context, refused: actions.LayoutRejected) -> None:

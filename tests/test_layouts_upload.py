@@ -168,3 +168,14 @@ def test_checks_from_one_address_are_rate_limited(client, monkeypatch):
     refused = upload(client, beginner_text())
     assert refused.status_code == 429 and "try again in a few minutes" in refused.context["error"]
     assert not StoredLayout.objects.exists()
+
+
+def test_the_readers_faults_and_warnings_read_in_spanish(client):
+    client.cookies["django_language"] = "es"
+    response = upload(client, BROKEN_TEXT)
+    assert response.status_code == 400 and "Línea 6" in response.content.decode()
+    assert "overlapping" not in response.context["error"]
+    assert "unknown character" not in response.context["error"]
+    stray = beginner_text().replace("12", "13", 1)  # a '3' where a tile's '2' belongs
+    page = upload(client, stray, action="check").content.decode()
+    assert "como KMahjongg" in page and "read as a whole tile" not in page
