@@ -55,6 +55,8 @@ def test_a_good_file_plays_and_shares(client):
     share = client.get(response.url)
     assert "Little pyramid" in share.content.decode()
     assert f"http://testserver/layouts/{stored.pk}/" in share.content.decode()
+    assert f'href="/layouts/edit/{stored.pk}/"' in share.content.decode()  # edit a copy
+    assert 'href="/layouts/edit/"' in client.get("/layouts/").content.decode()  # draw one
 
     played = client.get(f"/layouts/play/U{stored.pk}/")
     code = played.url.strip("/").split("/")[-1]
