@@ -127,13 +127,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # started: `manage.py serve` and the test session start it (infra/embedded_redis.py).
 REDIS_URL = env("REDIS_URL") or embedded_redis.url(VAR_DIR / "redis")
 
+# The channel layer alone may be sharded over several Redis servers (a comma list, the
+# same order on every host): channels-redis hashes each group and channel onto one of
+# them. Unset: REDIS_URL's server, which keeps the cache, the broker and the watchers'
+# leases in any case (docs/SCALING.md).
+CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS") or [REDIS_URL]
+
 CHANNEL_LAYERS = {
     "default": {
         # Measured on this machine kind: the pub/sub layer uses about half the CPU of
         # the list-based one and drops no broadcasts (docs/ARCHITECTURE.md §The channel layer).
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
-            "hosts": [REDIS_URL],
+            "hosts": CHANNEL_REDIS_URLS,
             "prefix": env("CHANNEL_PREFIX", "mahjong"),
         },
     },
