@@ -217,7 +217,11 @@ class Client:
         message["id"] = self.next_id
         future = asyncio.get_running_loop().create_future()
         self.pending[self.next_id] = (time.perf_counter(), future)
-        await self.ws.send(json.dumps(message))
+        try:
+            await self.ws.send(json.dumps(message))
+        except ConnectionClosed:  # nobody will wait for this answer
+            del self.pending[self.next_id]
+            raise
         return await asyncio.wait_for(future, ACK_TIMEOUT)
 
     async def play(self, until: float):
@@ -314,8 +318,14 @@ async def run(
     await asyncio.gather(*(open_one(c) for c in clients))
     owners = [c for c in clients if c.nickname == "load-0"]
     for owner in owners:
-        await owner.ask(type="start")
-    await asyncio.gather(*(c.went.wait() for c in clients))
+        answer, _ = await owner.ask(type="start")
+        if answer["type"] != "ack":  # waiting for "go" would never end
+            raise SystemExit(f"room {owner.code} refused to start: {answer}")
+    try:
+        await asyncio.wait_for(asyncio.gather(*(c.went.wait() for c in clients)), 30)
+    except TimeoutError:
+        late = collections.Counter(c.code for c in clients if not c.went.is_set())
+        raise SystemExit(f"no 'go' within 30 s for sockets of rooms {dict(late)}") from None
     started, cpu_before = time.monotonic(), cpu_use.snapshot()
     progress(f"playing for {seconds:g} s")  # a cue for profilers
     faults = [fault(clients, started)] if fault else []

@@ -54,42 +54,63 @@ TOPOLOGY = topo.topology_from_args(ARGS)
 os.environ.update(json.loads((TOPOLOGY.run_dir / "env.json").read_text()))
 sys.path.insert(0, str(HERE.parent / "load"))
 import run  # noqa: E402  (sets Django up with the environment above)
+from channels_redis.pubsub import RedisPubSubChannelLayer  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connections  # noqa: E402
 from django.db.models import Max  # noqa: E402
 
 from mahjong.celery import app as celery_app  # noqa: E402
+from rooms import events  # noqa: E402
 from rooms.models import Entry, Move, Race  # noqa: E402
 
 
 # --- the faults: each breaks a host at `fault_at`, heals it after `down` seconds -------
-async def kill_web(top, down):
+async def kill_web(top, down, codes):
     killed = top.kill_host("web1")
     await asyncio.sleep(down)  # a new host takes the old one's place
     top.start("web1")
     return f"web1: kill -9 of its {killed} processes; started again {down:g} s later"
 
 
-async def kill_worker(top, down):
+async def kill_worker(top, down, codes):
     killed = top.kill_host("worker1")
     return f"worker1: kill -9 of its {killed} processes; not restarted during the race"
 
 
-async def redis_shard(top, down):
-    top.kill_host("redis2", topo.signal.SIGTERM)
+async def redis_shard(top, down, codes):
+    """The shard that carries the first room's events (redis1 also keeps the broker,
+    the cache and the watchers' leases)."""
+    shards = shard_of_rooms(codes)
+    host = f"redis{shards[codes[0]] + 1}"
+    top.kill_host(host, topo.signal.SIGTERM)
     await asyncio.sleep(down)
-    top.start("redis2")
-    return f"redis2 (channel-layer shard): stopped, started again {down:g} s later (empty)"
+    top.start(host)
+    carried = sum(1 for s in shards.values() if s == shards[codes[0]])
+    return (
+        f"{host} (the channel layer of {carried} of {len(codes)} rooms): stopped, started"
+        f" again {down:g} s later, empty"
+    )
 
 
-async def postgres(top, down):
+def shard_of_rooms(codes) -> dict[str, int]:
+    """Which Redis of CHANNEL_REDIS_URLS carries each room's group: channels-redis
+    hashes the group's channel name onto its list of hosts."""
+    layer = RedisPubSubChannelLayer(**settings.CHANNEL_LAYERS["default"]["CONFIG"])
+    shards = {}
+    for code in codes:
+        shard = layer._get_shard(layer._get_group_channel_name(events.group_name(code)))
+        shards[code] = layer._shards.index(shard)
+    return shards
+
+
+async def postgres(top, down, codes):
     await asyncio.to_thread(top.stop_pg)
     await asyncio.sleep(down)
     await asyncio.to_thread(top.start, "pg")
     return f"PostgreSQL: immediate stop, started again {down:g} s later"
 
 
-async def partition(top, down):
+async def partition(top, down, codes):
     routes = [top.addr(h) for h in ("redis1", "redis2") if h in top.hosts]
     for addr in routes:  # packets to Redis vanish, as on a cut link: no error, no reset
         topo.sh(f"ip -n {top.ns('web1')} route add blackhole {addr}/32")
@@ -122,7 +143,8 @@ class Drill:
         self.web_states_before = self.top.servers_up()
         if self.args.drill in FAULTS:
             run.progress(f"fault: {self.args.drill}")
-            self.what = await FAULTS[self.args.drill](self.top, self.args.down)
+            codes = list(dict.fromkeys(c.code for c in clients))
+            self.what = await FAULTS[self.args.drill](self.top, self.args.down, codes)
             run.progress(self.what)
 
     def play(self):
@@ -219,16 +241,19 @@ def steps_between(before: dict, after: dict) -> dict:
 
 
 def by_host(sockets_on) -> dict[str, int]:
+    """Sockets opened per balancer server: a host, or a host reached as a fallback
+    (`web1-fallback`: every host failed its health check)."""
     hosts = {}
-    for (_, host), count in sockets_on.items():
-        hosts[host] = hosts.get(host, 0) + count
+    for (_, server), count in sockets_on.items():
+        hosts[server] = hosts.get(server, 0) + count
     return hosts
 
 
 def rooms_on_every_host(stats, top) -> str:
     webs = {h for h in top.hosts if h.startswith("web")}
     rooms = {code for code, _ in stats.sockets_on}
-    spread = [c for c in rooms if webs <= {h for (code, h) in stats.sockets_on if code == c}]
+    on = {c: {s.split("-")[0] for (code, s) in stats.sockets_on if code == c} for c in rooms}
+    spread = [c for c in rooms if webs <= on[c]]
     return f"{len(spread)} of {len(rooms)}"
 
 

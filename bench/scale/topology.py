@@ -238,11 +238,15 @@ class Topology:
         servers = "\n".join(
             f"    server {h} {self.addr(h)}:{WEB_PORT} check" for h in webs
         )  # fmt: skip
+        backups = "\n".join(
+            f"    server {h}-fallback {self.addr(h)}:{WEB_PORT} backup" for h in webs
+        )
         return HAPROXY_CONFIG.format(
             lb=self.addr("lb"),
             port=LB_PORT,
             socket=self.run_dir / "haproxy.sock",
             servers=servers,
+            backups=backups,
         )
 
     # --- the balancer's runtime API ---------------------------------------------------
@@ -262,14 +266,16 @@ class Topology:
         states = {}
         for row in rows[1:]:
             cells = dict(zip(header, row.split(","), strict=False))
-            if cells.get("pxname") == "web" and cells.get("svname", "").startswith("web"):
+            name = cells.get("svname", "")
+            if cells.get("pxname") == "web" and name.startswith("web") and "-" not in name:
                 states[cells["svname"]] = cells["status"]
         return states
 
     def use_web_hosts(self, hosts: list[str]) -> None:
         """Send new connections to these web hosts only (the others in maintenance)."""
         for host in (h for h in self.hosts if h.startswith("web")):
-            self.haproxy(f"{'enable' if host in hosts else 'disable'} server web/{host}")
+            for server in (host, f"{host}-fallback"):
+                self.haproxy(f"{'enable' if host in hosts else 'disable'} server web/{server}")
 
     # --- the whole -----------------------------------------------------------------------
     def up(self) -> None:
@@ -351,11 +357,15 @@ backend web
     # Which host served a request (websocket upgrades included): the drills count
     # sockets per host from it.
     http-response set-header X-Served-By %[srv_name]
-    # A host failing its check loses its sockets at once, so their clients reconnect
-    # to a healthy one instead of waiting on a host that cannot deliver events.
-    default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
+    # A host failing its check gets no new connection; its open sockets stay (a player
+    # there still has moves acknowledged, and sees live events again when it heals).
+    default-server inter 1s fall 2 rise 2
     timeout check 3s
 {servers}
+    # When every host fails its check, the cause is shared (the database or Redis down):
+    # the same hosts, unchecked, as backups, so players still reach a page and get
+    # `unavailable` answers, as on one machine, instead of the balancer's 503.
+{backups}
 """
 
 
