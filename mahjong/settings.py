@@ -109,6 +109,17 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # with a threshold set (it never reaches it otherwise). A pooler must keep prepared
     # statements: session mode, or PgBouncer >= 1.21 with max_prepared_statements.
     DATABASES["default"]["OPTIONS"] = {"prepare_threshold": 1_000_000}
+    # DB_POOL_SIZE > 0: Django's psycopg pool, at most that many connections per process,
+    # instead of one kept per thread. Under ASGI a page's connection belongs to its
+    # request, so kept ones pile up until collected (measured: docs/SCALING.md); a pool
+    # hands each back. Prepared statements live on the pooled connections.
+    if env_int("DB_POOL_SIZE", 0) > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 2,
+            "max_size": env_int("DB_POOL_SIZE", 0),
+            "timeout": 10,
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write at the same time: WAL lets readers go on, and
     # IMMEDIATE transactions wait for the lock instead of failing mid-transaction.

@@ -100,16 +100,23 @@ def make_rooms(
     return rooms
 
 
-def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int]]]:
-    """(room, nickname) -> (pair moves the player stored, their distinct numbers). A
-    CPU's moves are left out: a seat silent for 30 s (a client that gave up on an ack)
-    is played by a CPU, as on the site."""
+def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int], set[int]]]:
+    """(room, nickname) -> (pair moves the player stored, their distinct numbers, the
+    numbers of every pair stored on the board). A CPU's moves are not the player's: a
+    seat away too long is played by a stand-in CPU, as on the site. But an acknowledged
+    pair a stand-in stored is not lost: a player's pair that the stand-in had just made
+    (same tiles, same number) is acknowledged as a retry (rooms.races.play_pair)."""
     result = {}
     entries = Entry.objects.filter(race__room__code__in=codes).select_related("seat", "race")
     for entry in entries:
-        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR, by_cpu=False)
-        numbers = list(moves.values_list("number", flat=True))
-        result[(entry.race.room.code, entry.seat.nickname)] = (len(numbers), set(numbers))
+        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR)
+        rows = list(moves.values_list("number", "by_cpu"))
+        own = [number for number, by_cpu in rows if not by_cpu]
+        result[(entry.race.room.code, entry.seat.nickname)] = (
+            len(own),
+            set(own),
+            {number for number, _ in rows},
+        )
     return result
 
 
@@ -357,11 +364,11 @@ def percentile(values, q):
 
 def lost_and_doubled(stats: Stats, codes) -> tuple[int, int]:
     lost = doubled = 0
-    for key, (moves, numbers) in stored_pairs(codes).items():
+    for key, (moves, numbers, on_board) in stored_pairs(codes).items():
         # Lost: acknowledged (numbers 0 .. acked-1) but not stored. Doubled: a number
         # stored twice, or more stored than were ever sent (a move whose ack timed out
         # may be stored: that is neither).
-        lost += len(set(range(stats.acked.get(key, 0))) - numbers)
+        lost += len(set(range(stats.acked.get(key, 0))) - on_board)
         doubled += (moves - len(numbers)) + max(0, len(numbers) - stats.sent.get(key, 0))
     return lost, doubled
 

@@ -57,9 +57,9 @@ DATABASE = "mahjong_scale"
 class Topology:
     """Names, addresses and folders of one topology; every method is safe to repeat."""
 
-    def __init__(self, name="mjs", net="198.18.0", small=False, web_processes=2):
+    def __init__(self, name="mjs", net="198.18.0", small=False, web_processes=2, db_pool=0):
         self.name, self.net, self.small = name, net, small
-        self.web_processes = web_processes
+        self.web_processes, self.db_pool = web_processes, db_pool
         self.hosts = SMALL if small else tuple(HOST_BYTE)
         self.run_dir = ROOT / "var" / "scale" / name
         # The postgres user must write the cluster: not under a root-only worktree.
@@ -104,7 +104,13 @@ class Topology:
             "CHANNEL_PREFIX": f"scale-{self.name}",
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8",
+            "DB_POOL_SIZE": str(self.db_pool),  # 0: a connection kept per thread
         }
+
+    def saved_env(self) -> dict[str, str]:
+        """The environment `up` gave the hosts: a host started again gets the same."""
+        saved = self.run_dir / "env.json"
+        return json.loads(saved.read_text()) if saved.exists() else self.env()
 
     # --- the network ------------------------------------------------------------------
     def build_network(self) -> None:
@@ -168,7 +174,7 @@ class Topology:
         subprocess.Popen(
             prefix + argv,
             cwd=ROOT,
-            env=self.env(),
+            env=self.saved_env(),
             stdin=subprocess.DEVNULL,
             stdout=log,
             stderr=subprocess.STDOUT,
@@ -395,7 +401,7 @@ def healthz(url: str) -> bool:
 
 
 def topology_from_args(args) -> Topology:
-    return Topology(args.name, args.net, args.small, args.web_processes)
+    return Topology(args.name, args.net, args.small, args.web_processes, args.db_pool)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -403,11 +409,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--net", default="198.18.0", help="the /24 of 198.18.0.0/15 to use")
     parser.add_argument("--small", action="store_true", help="the CI test's version")
     parser.add_argument("--web-processes", type=int, default=2, help="uvicorn processes a host")
+    parser.add_argument(
+        "--db-pool", type=int, default=0, help="DB_POOL_SIZE of every process (0: no pool)"
+    )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("command", choices=("up", "down", "status"))
+    parser.add_argument("command", choices=("up", "down", "status", "balance"))
+    parser.add_argument("web_hosts", nargs="*", help="balance: the web hosts to use")
     add_arguments(parser)
     args = parser.parse_args()
     if os.geteuid() != 0:
@@ -423,6 +433,9 @@ def main() -> None:
     elif args.command == "down":
         topology.down()
         print("down")
+    elif args.command == "balance":
+        topology.use_web_hosts(args.web_hosts)
+        print(json.dumps(topology.servers_up()))
     else:
         print(json.dumps(topology.status(), indent=1))
 
