@@ -3,7 +3,7 @@
     bench/scale/drill.py race        # no fault: sockets on both web hosts, CPUs on both workers
     bench/scale/drill.py kill-web    # kill -9 every process of web1
     bench/scale/drill.py kill-worker # kill -9 every process of worker1
-    bench/scale/drill.py redis       # stop the Redis shard redis2, start it again
+    bench/scale/drill.py redis       # stop the Redis shard of the first room, start it again
     bench/scale/drill.py postgres    # stop PostgreSQL (immediate), start it again
     bench/scale/drill.py partition   # web1 cut off from both Redis hosts, then healed
 
