@@ -157,10 +157,10 @@ class Topology:
         time.sleep(0.3)
         for ns in self.namespaces():
             sh(f"ip netns del {ns}", check=False)
-        sh(f"ip link del {self.bridge}", check=False, quiet=True)
+        sh(f"ip link del {self.bridge}", check=False)
         # A veth whose namespace went first leaves its peer for a moment: remove it.
         for byte in HOST_BYTE.values():
-            sh(f"ip link del {self.name}-h{byte}", check=False, quiet=True)
+            sh(f"ip link del {self.name}-h{byte}", check=False)
         shutil.rmtree(self.pg_dir, ignore_errors=True)
 
     # --- processes ------------------------------------------------------------------
@@ -306,7 +306,7 @@ class Topology:
         self.pg_dir.mkdir(parents=True)
         shutil.chown(self.pg_dir, "postgres")
         data = self.pg_dir / "data"
-        sh(f"runuser -u postgres -- {PG_BIN}/initdb -D {data} -U postgres --auth=trust", quiet=True)
+        sh(f"runuser -u postgres -- {PG_BIN}/initdb -D {data} -U postgres --auth=trust")
         with open(data / "pg_hba.conf", "a") as hba:
             hba.write(f"host all all {self.net}.0/24 trust\n")
 
@@ -375,7 +375,7 @@ backend web
 """
 
 
-def sh(command: str, check=True, quiet=False, env=None) -> None:
+def sh(command: str, check=True, env=None) -> None:
     result = subprocess.run(command, shell=True, capture_output=True, text=True, cwd=ROOT, env=env)
     if check and result.returncode:
         raise RuntimeError(f"{command}: {result.stderr.strip() or result.stdout.strip()}")
