@@ -110,6 +110,20 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # with a threshold set (it never reaches it otherwise). A pooler must keep prepared
     # statements: session mode, or PgBouncer >= 1.21 with max_prepared_statements.
     DATABASES["default"]["OPTIONS"] = {"prepare_threshold": 1_000_000}
+    # DB_POOL_SIZE > 0: Django's psycopg pool, at most that many connections per process,
+    # instead of one kept per thread. Under ASGI a page's connection belongs to its
+    # request, so kept ones pile up until collected (measured: docs/SCALING.md); a pool
+    # hands each back. Prepared statements live on the pooled connections.
+    if env_int("DB_POOL_SIZE", 0) > 0:
+        DATABASES["default"]["CONN_MAX_AGE"] = 0  # the pool keeps them instead
+        DATABASES["default"]["OPTIONS"]["pool"] = {
+            "min_size": 2,
+            "max_size": env_int("DB_POOL_SIZE", 0),
+            # While PostgreSQL is down no connection can be made: a move waits this long
+            # for one, then is answered `unavailable` (docs/PROTOCOL.md), well before the
+            # page's patience runs out (measured: 10 s left every mover without an answer).
+            "timeout": 2,
+        }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The web server and the worker write at the same time: WAL lets readers go on, and
     # IMMEDIATE transactions wait for the lock instead of failing mid-transaction.
@@ -128,13 +142,19 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # started: `manage.py serve` and the test session start it (infra/embedded_redis.py).
 REDIS_URL = env("REDIS_URL") or embedded_redis.url(VAR_DIR / "redis")
 
+# The channel layer alone may be sharded over several Redis servers (a comma list, the
+# same order on every host): channels-redis hashes each group and channel onto one of
+# them. Unset: REDIS_URL's server, which keeps the cache, the broker and the watchers'
+# leases in any case (docs/SCALING.md).
+CHANNEL_REDIS_URLS = env_list("CHANNEL_REDIS_URLS") or [REDIS_URL]
+
 CHANNEL_LAYERS = {
     "default": {
         # Measured on this machine kind: the pub/sub layer uses about half the CPU of
         # the list-based one and drops no broadcasts (docs/ARCHITECTURE.md §The channel layer).
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
         "CONFIG": {
-            "hosts": [REDIS_URL],
+            "hosts": CHANNEL_REDIS_URLS,
             "prefix": env("CHANNEL_PREFIX", "mahjong"),
         },
     },

@@ -10,6 +10,7 @@ ROLES = (  # first match wins, against the command line
     ("worker", ("celery",)),
     ("database", ("postgres",)),
     ("redis", ("redis-server",)),
+    ("balancer", ("haproxy",)),
 )
 
 
@@ -41,5 +42,5 @@ def per_pair(before, after, pairs: int) -> dict[str, str]:
     snapshots (a database backend closing) takes its time with it: a floor, not exact."""
     return {
         role: f"{max(0.0, after[role] - before[role]) * 1000 / max(pairs, 1):.1f}"
-        for role in ("web", "database", "worker", "redis", "client", "machine")
+        for role in ("web", "database", "worker", "redis", "balancer", "client", "machine")
     }

@@ -54,6 +54,7 @@ import cpu_use  # noqa: E402
 ACK_TIMEOUT = 10.0
 SPREAD = 0.3  # σ of the log-normal pause between a player's pairs
 RECONNECT_SECONDS = 60.0
+CPU_LEVEL = "sharp"  # CPU seats' profile, when a run adds them (--cpus)
 
 
 @lru_cache(maxsize=64)
@@ -80,8 +81,11 @@ def vacuum() -> None:
             cursor.execute(f"VACUUM ANALYZE {table}")
 
 
-def make_rooms(players: int, room_size: int, level: str) -> list[list[tuple[str, str]]]:
-    """Rooms of `room_size` humans; returns per room [(room code, cookie)] owner first."""
+def make_rooms(
+    players: int, room_size: int, level: str, cpus: int = 0
+) -> list[list[tuple[str, str]]]:
+    """Rooms of `room_size` humans, and `cpus` CPU seats in each; returns per room
+    [(room code, cookie)] of the humans, owner first."""
     rooms = []
     for first in range(0, players, room_size):
         people = [Player.objects.create() for _ in range(min(room_size, players - first))]
@@ -89,21 +93,30 @@ def make_rooms(players: int, room_size: int, level: str) -> list[list[tuple[str,
         lobby.update_rules(people[0], room.code, {"level": level, "idle_limit_seconds": 0})
         for k, person in enumerate(people[1:], 1):
             lobby.join_room(person, room.code, f"load-{k}")
+        for _ in range(cpus):
+            lobby.add_cpu(people[0], room.code, CPU_LEVEL)
         cookies = [f"{COOKIE_NAME}={signed_token(p.device_token)}" for p in people]
         rooms.append([(room.code, cookie) for cookie in cookies])
     return rooms
 
 
-def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int]]]:
-    """(room, nickname) -> (pair moves the player stored, their distinct numbers). A
-    CPU's moves are left out: a seat silent for 30 s (a client that gave up on an ack)
-    is played by a CPU, as on the site."""
+def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int], set[int]]]:
+    """(room, nickname) -> (pair moves the player stored, their distinct numbers, the
+    numbers of every pair stored on the board). A CPU's moves are not the player's: a
+    seat away too long is played by a stand-in CPU, as on the site. But an acknowledged
+    pair a stand-in stored is not lost: a player's pair that the stand-in had just made
+    (same tiles, same number) is acknowledged as a retry (rooms.races.play_pair)."""
     result = {}
     entries = Entry.objects.filter(race__room__code__in=codes).select_related("seat", "race")
     for entry in entries:
-        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR, by_cpu=False)
-        numbers = list(moves.values_list("number", flat=True))
-        result[(entry.race.room.code, entry.seat.nickname)] = (len(numbers), set(numbers))
+        moves = Move.objects.filter(entry=entry, kind=Move.Kind.PAIR)
+        rows = list(moves.values_list("number", "by_cpu"))
+        own = [number for number, by_cpu in rows if not by_cpu]
+        result[(entry.race.room.code, entry.seat.nickname)] = (
+            len(own),
+            set(own),
+            {number for number, _ in rows},
+        )
     return result
 
 
@@ -122,6 +135,14 @@ class Stats:
         self.acked = {}  # (room, nickname) -> acknowledged pairs
         self.sent = {}  # (room, nickname) -> pairs sent, acknowledged or not
         self.cpu_ms_per_pair = {}  # role -> CPU ms per acknowledged pair, while playing
+        # Behind a balancer that names its server (bench/scale): (room, host) -> sockets
+        # opened there, and the longest a socket went without a standings frame, s.
+        self.sockets_on = collections.Counter()
+        self.longest_silence = 0.0
+        # (room, nickname) -> standings frames received, and the versions of the room's
+        # events received: sockets of one room on different hosts must get the same.
+        self.frames = collections.Counter()
+        self.versions = collections.defaultdict(set)
 
 
 class Client:
@@ -135,6 +156,8 @@ class Client:
         self.snapshot = asyncio.Event()
         self.acked = self.sent = 0
         self.next_id = 0
+        self.last_standings = None  # monotonic time of the last standings frame
+        self.server = "-"
 
     async def open(self):
         origin = self.url.replace("ws://", "http://").split("/ws/")[0]
@@ -149,12 +172,15 @@ class Client:
         self.reader = asyncio.create_task(self.read())
         await self.snapshot.wait()
         self.stats.connect_ms.append((time.perf_counter() - started) * 1000)
+        self.server = self.ws.response.headers.get("X-Served-By", "-")
+        self.stats.sockets_on[(self.code, self.server)] += 1
 
     async def read(self):
         try:
             async for raw in self.ws:
                 if raw.startswith(STANDINGS_PREFIX):  # most frames: counted, not decoded
                     self.stats.events += 1  # (a browser decodes them on its own machine)
+                    self.standings_seen()
                     continue
                 self.on_message(json.loads(raw))
         except Exception as error:  # a dropped socket is counted, not fatal to the run
@@ -164,10 +190,20 @@ class Client:
                 future.set_exception(ConnectionError("socket closed"))
         self.pending.clear()
 
+    def standings_seen(self):
+        now = time.monotonic()
+        self.stats.frames[(self.code, self.nickname)] += 1
+        if self.went.is_set() and self.last_standings is not None:
+            silence = now - self.last_standings
+            self.stats.longest_silence = max(self.stats.longest_silence, silence)
+        self.last_standings = now
+
     def on_message(self, message):
         kind = message["type"]
         if "v" in message and "id" not in message:
             self.stats.events += 1
+            if kind != "snapshot":
+                self.stats.versions[(self.code, self.nickname)].add(message["v"])
         if kind == "snapshot":
             self.last_snapshot = message
             self.snapshot.set()
@@ -188,7 +224,11 @@ class Client:
         message["id"] = self.next_id
         future = asyncio.get_running_loop().create_future()
         self.pending[self.next_id] = (time.perf_counter(), future)
-        await self.ws.send(json.dumps(message))
+        try:
+            await self.ws.send(json.dumps(message))
+        except ConnectionClosed:  # nobody will wait for this answer
+            del self.pending[self.next_id]
+            raise
         return await asyncio.wait_for(future, ACK_TIMEOUT)
 
     async def play(self, until: float):
@@ -265,7 +305,11 @@ class Client:
 
 
 # --- the run -------------------------------------------------------------------------
-async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[Stats, float]:
+async def run(
+    rooms, url, pace, seconds, connect_at_once, reconnect, fault=None
+) -> tuple[Stats, float]:
+    """`fault`, if given, is awaited beside the players once they play, with the clients
+    and the time play began (bench/scale/drill.py breaks a host with it)."""
     stats, rng = Stats(), random.Random(1)
     clients = [
         Client(url, code, cookie, f"load-{k}", stats, pace, random.Random(rng.random()), reconnect)
@@ -281,11 +325,18 @@ async def run(rooms, url, pace, seconds, connect_at_once, reconnect) -> tuple[St
     await asyncio.gather(*(open_one(c) for c in clients))
     owners = [c for c in clients if c.nickname == "load-0"]
     for owner in owners:
-        await owner.ask(type="start")
-    await asyncio.gather(*(c.went.wait() for c in clients))
+        answer, _ = await owner.ask(type="start")
+        if answer["type"] != "ack":  # waiting for "go" would never end
+            raise SystemExit(f"room {owner.code} refused to start: {answer}")
+    try:
+        await asyncio.wait_for(asyncio.gather(*(c.went.wait() for c in clients)), 30)
+    except TimeoutError:
+        late = collections.Counter(c.code for c in clients if not c.went.is_set())
+        raise SystemExit(f"no 'go' within 30 s for sockets of rooms {dict(late)}") from None
     started, cpu_before = time.monotonic(), cpu_use.snapshot()
     progress(f"playing for {seconds:g} s")  # a cue for profilers
-    await asyncio.gather(*(c.play(started + seconds) for c in clients))
+    faults = [fault(clients, started)] if fault else []
+    await asyncio.gather(*(c.play(started + seconds) for c in clients), *faults)
     elapsed = time.monotonic() - started
     stats.steady = (started + pace, started + seconds)  # every player has begun
     stats.cpu_ms_per_pair = cpu_use.per_pair(cpu_before, cpu_use.snapshot(), len(stats.ack_ms))
@@ -313,11 +364,11 @@ def percentile(values, q):
 
 def lost_and_doubled(stats: Stats, codes) -> tuple[int, int]:
     lost = doubled = 0
-    for key, (moves, numbers) in stored_pairs(codes).items():
+    for key, (moves, numbers, on_board) in stored_pairs(codes).items():
         # Lost: acknowledged (numbers 0 .. acked-1) but not stored. Doubled: a number
         # stored twice, or more stored than were ever sent (a move whose ack timed out
         # may be stored: that is neither).
-        lost += len(set(range(stats.acked.get(key, 0))) - numbers)
+        lost += len(set(range(stats.acked.get(key, 0))) - on_board)
         doubled += (moves - len(numbers)) + max(0, len(numbers) - stats.sent.get(key, 0))
     return lost, doubled
 
@@ -356,6 +407,7 @@ def report(args, stats: Stats, elapsed, lost: int, doubled: int, torn: int, spee
         ("moves lost / doubled", f"{lost} / {doubled}"),
         ("boards half-written", torn),
         ("CPU ms per pair while playing", _roles(stats.cpu_ms_per_pair)),
+        ("sockets per web host", _hosts(stats.sockets_on)),
         ("machine speed: ms for sum(range(10**6)), best of 5", f"{speed:.1f}"),
     ]
     for name, value in rows:
@@ -366,6 +418,13 @@ def _steady_rate(args, stats: Stats) -> str:
     start, end = stats.steady
     acked = sum(start <= at <= end for at in stats.acked_at)
     return f"{acked / max(end - start, 1e-9):.0f} ({args.players / args.pace:.0f})"
+
+
+def _hosts(sockets_on: collections.Counter) -> str:
+    hosts = collections.Counter()
+    for (_, host), count in sockets_on.items():
+        hosts[host] += count
+    return ", ".join(f"{host} {n}" for host, n in sorted(hosts.items()))
 
 
 def _roles(cpu: dict) -> str:
@@ -389,8 +448,11 @@ def main():
         "--reconnect", action="store_true", help="fault drills: reconnect and resync on a drop"
     )
     args = parser.parse_args()
-    if not args.url.startswith("http://127.0.0.1:"):
-        parser.error("load goes to this machine only: --url http://127.0.0.1:PORT")
+    if not args.url.startswith(("http://127.0.0.1:", "http://198.18.", "http://198.19.")):
+        parser.error(
+            "load goes to this machine only: --url http://127.0.0.1:PORT, or a balancer"
+            " of bench/scale in 198.18.0.0/15"
+        )
     vacuum()
     rooms = make_rooms(args.players, args.room_size, args.level)
     ws_url = args.url.replace("http://", "ws://")

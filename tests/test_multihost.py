@@ -1,0 +1,82 @@
+"""The site on several hosts: a small bench/scale topology (HAProxy, two web hosts, one
+worker, Redis, a PostgreSQL of its own, each in a network namespace), six players racing
+through the balancer over both web hosts, one web host killed mid-race (docs/SCALING.md).
+
+Needs root and network namespaces, as CI has: without them the test fails and says so,
+it never skips. Its namespaces and bridge have names of their own (by process id), so it
+cannot touch a bench topology running beside it, and they are removed even on failure.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SCALE = ROOT / "bench" / "scale"
+NAME = f"mt{os.getpid() % 100000}"
+NET = f"198.19.{os.getpid() % 250 + 1}"  # 198.19/16: never the bench's 198.18.0/24
+TOPOLOGY = ["--small", "--name", NAME, "--net", NET]
+
+
+def missing_means() -> str | None:
+    """Why this machine cannot build the topology, or None."""
+    if os.geteuid() != 0:
+        return "needs root: network namespaces, veths and the postgres user (CI runs as root)"
+    if not shutil.which("haproxy"):
+        return "HAProxy is missing: bin/test installs it as root (apt-get install haproxy)"
+    probe = f"{NAME}-probe"
+    made = subprocess.run(["ip", "netns", "add", probe], capture_output=True, text=True)
+    if made.returncode:
+        return f"cannot make a network namespace: {made.stderr.strip()}"
+    subprocess.run(["ip", "netns", "del", probe], check=False)
+    return None
+
+
+def topology(command: str, timeout: float) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, str(SCALE / "topology.py"), command, *TOPOLOGY],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+    )
+
+
+@pytest.fixture
+def small_topology():
+    reason = missing_means()
+    if reason:
+        pytest.fail(f"the multi-host test cannot run here: {reason}")
+    try:
+        built = topology("up", timeout=60)
+        assert built.returncode == 0, built.stderr[-3000:]
+        yield
+    finally:
+        topology("down", timeout=20)
+
+
+def test_a_killed_web_host_loses_no_acknowledged_pair_and_its_players_go_on(small_topology):
+    drill = [sys.executable, str(SCALE / "drill.py"), "kill-web", *TOPOLOGY, "--json"]
+    drill += ["--players", "6", "--rooms", "1", "--cpus", "0", "--pace", "1"]
+    drill += ["--seconds", "20", "--fault-at", "6", "--down", "4"]
+    ran = subprocess.run(drill, capture_output=True, text=True, timeout=75, cwd=ROOT)
+    assert ran.returncode == 0, ran.stdout[-2000:] + ran.stderr[-3000:]
+    result = json.loads(ran.stdout.strip().splitlines()[-1])
+
+    # The six sockets were spread over both hosts, and every one got the room's events.
+    assert result["rooms with sockets on every web host"] == "1 of 1"
+    assert result["sockets that missed a room event"] == 0
+    # The killed host's players reconnected through the balancer and went on playing.
+    assert result["clients that resynced"] >= 1
+    assert "could not reconnect" not in result["errors answered or seen"]
+    assert result["pairs acknowledged"] > 6
+    # Nothing lost, doubled or torn; the race still moves.
+    assert result["acknowledged pairs lost"] == 0
+    assert result["doubled"] == 0
+    assert result["boards half-written"] == 0
+    assert result["races stuck"] == 0
