@@ -14,6 +14,7 @@ COPY practice practice
 COPY rooms rooms
 COPY records records
 COPY replays replays
+COPY layouts layouts
 COPY templates templates
 COPY locale locale
 COPY manage.py ./
