@@ -3,9 +3,9 @@ shared cache, so every web process counts together): a script cannot fill the da
 with rooms, and a household or school behind one address still can play."""
 
 from django.conf import settings
-from django.core.cache import cache
 
 from accounts.throttle import client_address
+from infra.rate_window import within_limit
 
 
 def may_create_room(request, player) -> bool:
@@ -18,11 +18,4 @@ def may_create_room(request, player) -> bool:
 
 def _count(who: str, limit: int) -> bool:
     key = f"{settings.ROOM_CREATE_KEY_PREFIX}:{who}"
-    window = settings.ROOM_CREATE_WINDOW_SECONDS
-    cache.add(key, 0, timeout=window)  # the window starts at the first attempt
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window ended between add and incr
-        cache.set(key, 1, timeout=window)
-        count = 1
-    return count <= limit
+    return within_limit(key, limit, settings.ROOM_CREATE_WINDOW_SECONDS)
