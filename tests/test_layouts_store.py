@@ -34,8 +34,8 @@ def test_the_same_shape_twice_is_one_row(player):
 def test_a_malformed_file_is_refused_with_its_line_and_nothing_is_stored(player):
     with pytest.raises(LayoutRejected) as refused:
         store_layout(BROKEN_TEXT, player)
-    assert refused.value.line == 6
-    assert "line 6" in refused.value.message
+    assert refused.value.line == 6  # shown beside the message, which names the fault
+    assert "unknown character 'x' at column 2" == refused.value.message
     assert not StoredLayout.objects.exists()
 
 

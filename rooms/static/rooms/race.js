@@ -20,6 +20,7 @@
   let offset = 0; // server clock minus ours, in ms
   let nextId = 1;
   let pairsRemoved = 0;
+  let acked = { race: null, pairs: 0 }; // the most pairs the server has acknowledged
   let penaltyUntil = 0;
   let retryMs = 500;
   let outbox = []; // messages sent while the socket was (re)connecting
@@ -103,6 +104,10 @@
       render();
     },
     ack: (m) => {
+      if (m.pairs_removed !== undefined && snap.race) {
+        const race = snap.race.number;
+        acked = { race, pairs: Math.max(m.pairs_removed, acked.race === race ? acked.pairs : 0) };
+      }
       if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
       if (m.status && m.status !== "playing") {
         myStatus = m.status;
@@ -285,6 +290,11 @@
 
   // --- the race -------------------------------------------------------------------------
   function showSnapshot(m) {
+    // A snapshot built before a pair the server has since acknowledged (socket answers
+    // run on threads, so one may overtake another) would put tiles back and restart a
+    // stopped clock: ask again for one that holds every acknowledged pair.
+    const same = m.race && acked.race === m.race.number;
+    if (same && m.entry && m.entry.pairs_removed < acked.pairs) { send({ type: "snapshot" }); return; }
     snap = m;
     offset = at(m.server_now) - Date.now();
     const entry = m.entry;
