@@ -35,7 +35,7 @@ def test_a_malformed_file_is_refused_with_its_line_and_nothing_is_stored(player)
     with pytest.raises(LayoutRejected) as refused:
         store_layout(BROKEN_TEXT, player)
     assert refused.value.line == 6  # shown beside the message, which names the fault
-    assert "unknown character 'x' at column 2" == refused.value.message
+    assert refused.value.message == "unknown character 'x' at column 2"
     assert not StoredLayout.objects.exists()
 
 
