@@ -10,7 +10,7 @@ change only after its transaction commits (docs/ARCHITECTURE.md §One write path
 
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -203,8 +203,11 @@ def remove_seat(player: Player, code: str, seat_id, now=None) -> None:
 # --- presence --------------------------------------------------------------------------
 def seat_seen(seat_id: int, now=None) -> None:
     """A socket of the seat is open and alive (docs/RULES.md §Leaving: away after the
-    grace, a CPU stands in)."""
-    Seat.objects.filter(pk=seat_id).update(last_seen_at=now or timezone.now())
+    grace, a CPU stands in). Only ever forward: a heartbeat written late must not make a
+    player seen since look away."""
+    now = now or timezone.now()
+    earlier = Q(last_seen_at__isnull=True) | Q(last_seen_at__lt=now)
+    Seat.objects.filter(earlier, pk=seat_id).update(last_seen_at=now)
 
 
 # --- ranked rooms (the queue itself is rooms/ranked.py) ---------------------------------
