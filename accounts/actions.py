@@ -106,8 +106,7 @@ def merge_players(device: Player, account: Player) -> None:
     player_merged.send(sender=Player, device=device, account=account)
     _move_rating(device, account)
     if not account.nickname and device.nickname:
-        account.nickname = device.nickname
-        account.save(update_fields=["nickname"])
+        set_nickname(account, device.nickname)
     device.merged_into = account
     device.save(update_fields=["merged_into"])
 

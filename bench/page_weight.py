@@ -3,7 +3,7 @@
 Usage: start the site (bin/run), then
     .venv/bin/python bench/page_weight.py [URL ...]
 Default URL: http://127.0.0.1:8000/play/MJ1-L00-AAAAABL/ (the turtle, the largest board).
-Budget: 150 KB transferred per page, no third-party hosts (issue 4).
+Budget: 150 KB transferred per page, no third-party hosts (docs/PRACTICE.md §Page weight).
 """
 
 import sys

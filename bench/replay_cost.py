@@ -1,7 +1,7 @@
 """Benchmark: the replay of a full race — 20 seats on the turtle (Hard with flowers, 144
 tiles), every board cleared — as the server builds it and as a browser scrubs it. Not a
-test. Targets (issue 22): the page in ≤ 300 ms server time and ≤ 150 KB transferred;
-scrubbing redraws within one frame (16.7 ms).
+test. Targets (docs/PERFORMANCE.md §Replays): the page in ≤ 300 ms server time and
+≤ 150 KB transferred; scrubbing redraws within one frame (16.7 ms).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/mahjong .venv/bin/python \\
         bench/replay_cost.py [--requests 30] [--site http://127.0.0.1:8000]

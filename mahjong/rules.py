@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from mahjong.engine.catalog import BY_NUMBER
 from mahjong.engine.catalog import LEVELS as ENGINE_LEVELS
+from mahjong.engine.hint import DEFAULT_TIME_LIMIT
 
 
 class Level(models.TextChoices):
@@ -33,8 +34,9 @@ CUT_OFF = timedelta(minutes=60)
 # this long is treated as away: a CPU plays on, so one idle tab cannot hold the room
 # open until the cut-off (docs/RULES.md §Leaving).
 LAST_PLAYER_IDLE = timedelta(minutes=2)
-# How long the solver may think for a hint, in practice and in races alike.
-HINT_TIME_LIMIT_SECONDS = 1.0
+# How long the solver may think for a hint, in practice and in races alike: the
+# engine's own default, so its command line and the site agree.
+HINT_TIME_LIMIT_SECONDS = DEFAULT_TIME_LIMIT
 
 
 MINUTE_MS = 60_000

@@ -160,6 +160,7 @@ def race_strings() -> dict:
         "offer_note": _("Say Ready to race again; the owner starts the next race."),
         "offer_note_ready": _("You are ready: the owner starts the next race."),
         "sitting_out": _("You sit this race out: you are watching it."),
+        "spectating": _("You are watching: the boards stay hidden until the race ends."),
         "watching_one": _("1 watching"),
         "watching": _("{n} watching"),
         "stand_in_on": _("{name} is away: a CPU plays for them"),

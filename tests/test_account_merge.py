@@ -1,5 +1,6 @@
 """Signing in on a device merges that device's player into the account's player, so the
-account's records follow the player to any device (issue 7)."""
+account's records follow the player to any device (docs/ACCOUNTS.md §Optional accounts
+(Django auth))."""
 
 import pytest
 from django.db import IntegrityError

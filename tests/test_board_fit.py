@@ -1,7 +1,7 @@
 """The board fits the window without scrolling the page, on every built-in layout and
-at the five screen sizes we check, on the practice page, a race and /learn/ (issue 20:
-the board component, mahjong/static/mahjong/board.js, fits itself to the room the page
-leaves)."""
+at the five screen sizes we check, on the practice page, a race and /learn/: the board
+component, mahjong/static/mahjong/board.js, fits itself to the room the page leaves
+(docs/PRACTICE.md §The board on every screen)."""
 
 import pytest
 from playwright.sync_api import expect

@@ -1,6 +1,7 @@
 """Playing on the board component (mahjong/static/mahjong/board.js) in a real Chromium:
 zoom, pan and pinch with exact taps, the keyboard's focus and keys, reduced motion,
-the dark theme, matches shown, and the tap's latency mark (issue 20)."""
+the dark theme, matches shown, and the tap's latency mark (docs/PRACTICE.md §The board
+on every screen)."""
 
 import re
 

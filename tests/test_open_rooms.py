@@ -1,6 +1,7 @@
-"""Open rooms (issue 19): an owner lists a room on /rooms/ for anyone to join. It is
-listed while it waits in its lobby with a seat free, never while its race runs, never
-when private (the default) and never when ranked; the list is drawn by the server and
+"""Open rooms (rooms/open_rooms.py; the `public` message in docs/PROTOCOL.md): an owner
+lists a room on /rooms/ for anyone to join. It is listed while it waits in its lobby
+with a seat free, never while its race runs, never when private (the default) and never
+when ranked; the list is drawn by the server and
 kept current by the page (rooms/static/rooms/open_rooms.js)."""
 
 import html

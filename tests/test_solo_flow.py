@@ -1,7 +1,7 @@
 """Solo practice's flow in Chromium, on a laptop (1280×800) and a phone (390×844): the win
 dialog (time, rank, Play again, Replay this deal, the share link), Undo after a win, a
 link that holds no game, the New game dialog, the matches helper, the daily challenge
-(issue 20 "Solo flow"; docs/RULES.md §Solo play)."""
+(docs/RULES.md §Solo play)."""
 
 import re
 

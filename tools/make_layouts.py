@@ -8,6 +8,9 @@ file is shipped it never changes (its codes would deal differently): this script
 the files were made, kept so a new layout is drawn the same way; it refuses to overwrite
 a shipped file whose places differ.
 
+It is long because it holds the drawings themselves (35 layouts of ASCII art, ~900 of its
+lines); the code that reads them is the first ~200 lines and stays apart from the art.
+
 Art: one string per layer, one character per tile, in tile units on one grid shared by
 all layers ("." or space: no tile). A tile's corner may sit half a tile off the grid:
     #  on the grid      >  half a tile right      v  half a tile down      %  both

@@ -5,6 +5,9 @@ Every face is a <symbol id="tile-CODE" viewBox="0 0 60 80">; shared parts
 (dot, bamboo stick, glyph strokes, 萬) are defined once and reused with <use>.
 All lettering is drawn as stroked paths, so nothing depends on fonts.
 Run:  python3 make_tiles.py   (writes ../tiles.svg and ../tiles-preview.html)
+
+It is long because it is mostly drawing data (stroke paths of the glyphs, one a line);
+splitting the faces over several files would only scatter one picture.
 """
 
 import math

@@ -10,6 +10,9 @@ Start the site first (see docs/PERFORMANCE.md) with SOCKETS_PER_ADDRESS=0 (every
 here comes from one address), then, with the same DATABASE_URL and REDIS_URL as the site:
 
     .venv/bin/python bench/load/run.py --players 1000 --url http://127.0.0.1:8200
+
+One file on purpose (~480 lines): a benchmark is read and run as one piece, set-up,
+players, checks and the table, and the multi-host figures (bench/scale) import it whole.
 """
 
 import argparse

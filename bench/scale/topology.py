@@ -8,7 +8,9 @@ Each host is a network namespace with one veth on the bridge and an address of
 198.18.0.0/15 (RFC 2544's range for network benchmarks); no namespace has a default
 route, so nothing can leave for any other address. The machine's own namespace holds the
 bridge's address (.1) and reaches every host from there: the load client and the drills
-run in it. The hosts (docs/SCALING.md):
+run in it. One file on purpose (~440 lines): up, down and status must agree on every
+name and address, and one table of hosts below is the single place they are written. The
+hosts (docs/SCALING.md):
 
     lb        HAProxy: round robin, no stickiness, health checks on /healthz
     web1/2    uvicorn, two processes each

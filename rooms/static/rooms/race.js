@@ -5,6 +5,9 @@
 // enabled: "lobby" (seats and rules), "countdown" (backs only: no game state is claimed),
 // "playing", "done" (this player's board is over: the clock stops, the standings of
 // everyone take over until the race ends) and "results" (a screen of its own).
+//
+// One file (~640 lines) because every part reads the same snapshot and phase: the board
+// itself lives in mahjong/static/mahjong/board.js, the chart and sounds are small.
 "use strict";
 
 (() => {
@@ -188,9 +191,15 @@
     // Stopped at the server's finish time now, not at the next tick: the live clock may
     // have run a little behind it, and a finished clock must not move again.
     if (myFinishMs !== null && phase !== "countdown") tick();
-    const sittingOut = !seated && snap.you !== null && ["countdown", "playing", "done"].includes(phase);
-    if (sittingOut) tell(T.sitting_out); // a rematch this seat did not say Ready for
-    else if ($("notice").textContent === T.sitting_out) tell("");
+    // No board in this race: a visitor, or a seat that did not say Ready for a rematch.
+    // The whole table takes the board's place: a spectator never gets a face (docs/PROTOCOL.md).
+    const watching = !seated && ["countdown", "playing", "done"].includes(phase);
+    $("play-area").classList.toggle("watching", watching);
+    const joinNext = $("join-next"); // on the join form of a visitor (rooms/room.html)
+    if (joinNext) joinNext.hidden = phase === "lobby";
+    const note = !watching ? "" : snap.you !== null ? T.sitting_out : T.spectating;
+    if (note) tell(note);
+    else if ([T.sitting_out, T.spectating].includes($("notice").textContent)) tell("");
     showReadyCheck();
     showDone();
     showStandings();
@@ -358,8 +367,22 @@
     return n + suffix[new Intl.PluralRules("en", { type: "ordinal" }).select(n)];
   }
 
-  function stillPlaying() {
-    return (snap.standings || []).filter((row) => row.status === "playing").length;
+  // The standings as last sent, with this seat's own row as its own answers tell it: the
+  // answer to the last pair comes before the next standings, and the banner must not
+  // count a finished player among those still playing.
+  function currentRows() {
+    const rows = (snap.standings || []).map((row) => (
+      row.seat === snap.you && myStatus && myStatus !== "playing" && row.status === "playing"
+        ? { ...row, status: myStatus, finished_ms: myFinishMs,
+            progress: myStatus === "finished" ? 100 : row.progress }
+        : row));
+    const finished = rows.filter((row) => row.status === "finished")
+      .sort((a, b) => a.finished_ms - b.finished_ms);
+    return [...finished, ...rows.filter((row) => row.status !== "finished")];
+  }
+
+  function stillPlaying(rows) {
+    return rows.filter((row) => row.status === "playing" && row.seat !== snap.you).length;
   }
 
   // This player cleared the board: the moment is marked (motion and sound as the
@@ -374,13 +397,13 @@
     const banner = $("done-banner");
     banner.hidden = phase !== "done";
     if (banner.hidden) return;
-    const rows = snap.standings || [];
+    const rows = currentRows();
     const place = rows.findIndex((row) => row.seat === snap.you) + 1;
     let line = T[`you_${myStatus}`] || "";
     if (myStatus === "finished") {
       line = line.replace("{place}", place ? ordinal(place) : "").replace("{time}", fmt(myFinishMs || 0));
     }
-    const still = stillPlaying();
+    const still = stillPlaying(rows);
     const rest = still === 1 ? T.still_playing_one : T.still_playing.replace("{n}", still);
     banner.textContent = still ? `${line} — ${rest}` : line;
     say("");
@@ -409,7 +432,7 @@
   }
 
   function showStandings() {
-    const rows = snap.standings || [];
+    const rows = currentRows();
     for (const row of rows) noteStandIn(row.seat, row.nickname, row.stand_in);
     $("leaders").replaceChildren(...rows.slice(0, 3).map((row) => {
       const item = document.createElement("li");
@@ -427,7 +450,8 @@
   // Every seat: a progress bar and where it stands. Open by itself once this player is done.
   function showAllStandings(rows) {
     const all = $("all-standings");
-    if (phase === "done" && !all.dataset.opened) { all.open = true; all.dataset.opened = "1"; }
+    const watching = $("play-area").classList.contains("watching");
+    if ((phase === "done" || watching) && !all.dataset.opened) { all.open = true; all.dataset.opened = "1"; }
     $("all-count").textContent = `(${rows.length})`;
     $("all-rows").replaceChildren(...rows.map((row, k) => {
       const item = document.createElement("li");
