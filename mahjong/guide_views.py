@@ -77,6 +77,11 @@ def on_off(value: bool, rule: str) -> str:
     return str(on if value else off)
 
 
+def switch_row(rule: str, label: str, value: bool) -> RuleRow:
+    """An on/off rule: its default and its choices in the words that agree with its noun."""
+    return RuleRow(rule, label, on_off(value, rule), ", ".join(str(w) for w in ON_OFF[rule]))
+
+
 def up_to(n: int) -> str:
     return ngettext("up to %(n)d", "up to %(n)d", n) % {"n": n} if n else pgettext("count", "none")
 
@@ -114,19 +119,14 @@ def rule_rows(d: SiteDefaults) -> list[RuleRow]:
     return [
         RuleRow("players", _("Players"), _("1 to 20, by who joins"), _("1 to 20 seats")),
         RuleRow("level", _("Level"), Level(d.level).label, level_choices()),
-        RuleRow("flowers", _("Flowers and seasons"), on_off(d.flowers, "flowers"), _("on, off")),
+        switch_row("flowers", _("Flowers and seasons"), d.flowers),
         RuleRow("shuffles", _("Shuffles"), up_to(d.shuffles), zero_to_max()),
         RuleRow(
             "shuffle_penalty_seconds", _("Shuffle penalty"), penalty, labels(SHUFFLE_PENALTIES)
         ),
         RuleRow("hints", _("Hints"), up_to(d.hints), zero_to_max()),
-        RuleRow("handicap", _("Winner handicap"), on_off(d.handicap, "handicap"), _("on, off")),
-        RuleRow(
-            "show_matches",
-            _("Highlight matching tiles"),
-            on_off(d.show_matches, "show_matches"),
-            _("on, off"),
-        ),
+        switch_row("handicap", _("Winner handicap"), d.handicap),
+        switch_row("show_matches", _("Highlight matching tiles"), d.show_matches),
         RuleRow("time_limit_minutes", _("Time limit"), time_limit, labels(TIME_LIMITS)),
         RuleRow("idle_limit_seconds", _("Idle limit"), idle, labels(IDLE_LIMITS)),
         *fixed_rows(),

@@ -165,7 +165,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
                     self.code, await watchers.leave(self.code, self.channel_name)
                 )
         await self.send(text_data=message["text"])  # encoded once by the publisher
-        if kind == "race_started" and self.seat_id:
+        if kind == "race_started":  # a seat's board of backs; everyone's fresh standings
             await self.send_snapshot()
 
     async def dispatch(self, message):

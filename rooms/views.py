@@ -127,7 +127,6 @@ def race_strings() -> dict:
         "penalty": _("Shuffle penalty: wait…"),
         "confirm_give_up": _("Give up this race?"),
         "reconnecting": _("Connection lost; reconnecting…"),
-        "overtime": _("over time"),
         "cpu": _("CPU"),
         "remove_seat": _("Remove {name}"),
         "tag_owner": _("owner"),
@@ -145,6 +144,7 @@ def race_strings() -> dict:
         "results_title": _("Results of race {n}"),
         "race_n": _("Race {n}"),
         "points_line": _("{name}: {points} points"),
+        "points_line_one": _("{name}: {points} point"),
         "minutes": _("minutes"),
         "stand_in": _("CPU standing in"),
         # A human's board a stand-in CPU helped: the result is shown, never a record.

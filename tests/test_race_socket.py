@@ -208,7 +208,8 @@ async def test_a_player_without_a_seat_cannot_act():
     stranger = Socket(room.code)
     await stranger.open()
     # Every action of a socket without a seat is refused alike (docs/PROTOCOL.md).
-    for kind in ("start", "rules", "add_cpu", "remove_seat", "move", "hint", "give_up"):
+    kinds = ("start", "rules", "add_cpu", "remove_seat", "public", "offer", "ready")
+    for kind in (*kinds, "move", "hint", "shuffle", "give_up"):
         answer = await stranger.ask(type=kind)
         assert (answer["type"], answer["code"]) == ("error", "no_seat"), kind
     await stranger.close()

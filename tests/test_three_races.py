@@ -48,9 +48,10 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
             ana.get_by_role("button", name="Another game").click()
             bo.get_by_role("button", name="Ready").click()
             ana.get_by_role("button", name="Start the next race").click()
-        for page in (ana, bo):  # the countdown claims nothing
+        for page in (ana, bo):  # the countdown claims nothing, not even the last time
             expect(page.locator("#countdown")).to_be_visible()
             expect(page.locator("#message")).to_have_text("")
+            expect(page.locator("#clock")).to_have_text("0:00")
         # The last race's cleared board keeps its faces, hidden: count the new one's.
         expect(ana.locator(".tile[data-face]:not([hidden])")).to_have_count(34)
         entry = server_side(board_of, "Ana", number)

@@ -30,6 +30,7 @@
   let phase = "lobby";
   let myStatus = null; // this seat's board in the current race: playing, finished, out, gave_up
   let myFinishMs = null; // the server's finish time of this board, once cleared
+  let clockRace = null; // the race whose time the clock last showed running
   let showingLobby = false; // after a race, the owner went back to the room's lobby
   let goSeen = null; // the race whose "go" the server has told (its clock outranks ours)
   let goShownUntil = 0; // "Go!" stays over the board until then
@@ -87,7 +88,7 @@
     snapshot: (m) => { version = m.v; standingsAt = at(m.server_now); showSnapshot(m); },
     lobby: (m) => { snap.room = m.room; render(); },
     race_started: (m) => {
-      // A seat's socket is sent a snapshot next, with its board of backs.
+      // Every socket is sent a snapshot next: a seat's board of backs, and the standings.
       snap.race = m.race; snap.results = null; snap.standings = [];
       showingLobby = false;
       if (snap.you === null) render();
@@ -187,7 +188,7 @@
     board.showMatches = Boolean(snap.race && snap.race.rules && snap.race.rules.show_matches);
     if (acting) checkBlocked();
     if (phase === "countdown") say("");
-    $("clock").classList.toggle("stopped", myFinishMs !== null);
+    $("clock").classList.toggle("stopped", myStatus !== null && myStatus !== "playing");
     // Stopped at the server's finish time now, not at the next tick: the live clock may
     // have run a little behind it, and a finished clock must not move again.
     if (myFinishMs !== null && phase !== "countdown") tick();
@@ -482,7 +483,8 @@
       const time = row.finished_ms !== null ? fmt(row.finished_ms) : T[row.status] || "–";
       let name = row.seat === snap.you ? `${shownName(row)} (${T.tag_you})` : shownName(row);
       if (row.cpu_pairs) name += ` — ${T.cpu_help.replace("{n}", row.cpu_pairs).replace("{total}", row.pairs)}`;
-      const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used, Number(row.points)];
+      const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used,
+        Number(row.points).toLocaleString(lang)];
       if (ranked) cells.push(signed(row.rating_change));
       for (const text of cells) {
         const td = document.createElement("td");
@@ -494,7 +496,9 @@
     }));
     $("room-table").replaceChildren(...(snap.table || []).map((row) => {
       const item = document.createElement("li");
-      item.textContent = T.points_line.replace("{name}", row.nickname).replace("{points}", Number(row.points));
+      const points = Number(row.points);
+      const line = points === 1 ? T.points_line_one : T.points_line;
+      item.textContent = line.replace("{name}", row.nickname).replace("{points}", points.toLocaleString(lang));
       return item;
     }));
     showHistory();
@@ -612,6 +616,8 @@
       const second = Math.ceil((go - now) / 1000);
       countdown.hidden = false;
       countdown.textContent = String(second);
+      $("clock").textContent = fmt(0); // not the last race's time
+      $("clock").classList.remove("overtime");
       soundOnce(`${race.number}:${second}`, "count");
       goShownUntil = go + 800;
       if (phase !== "countdown") render();
@@ -621,6 +627,13 @@
     countdown.textContent = T.go;
     countdown.hidden = now >= goShownUntil;
     if (!countdown.hidden) soundOnce(`${race.number}:go`, "go");
+    if (myFinishMs === null && ["gave_up", "out"].includes(myStatus)) {
+      // The board ended unfinished: the clock holds where it was; a page opened after
+      // that claims no time.
+      if (clockRace !== race.number) $("clock").textContent = "–";
+      return;
+    }
+    clockRace = race.number;
     const elapsed = myFinishMs !== null ? myFinishMs : now - go;
     const limit = at(race.time_limit_at) - go;
     $("clock").textContent = elapsed > limit ? `${fmt(limit)} +${fmt(elapsed - limit)}` : fmt(elapsed);
