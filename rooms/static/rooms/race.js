@@ -31,6 +31,7 @@
   let myStatus = null; // this seat's board in the current race: playing, finished, out, gave_up
   let myFinishMs = null; // the server's finish time of this board, once cleared
   let clockRace = null; // the race whose time the clock last showed running
+  let snapRace = null; // the race of the last snapshot: it said whether this seat has a board
   let showingLobby = false; // after a race, the owner went back to the room's lobby
   let goSeen = null; // the race whose "go" the server has told (its clock outranks ours)
   let goShownUntil = 0; // "Go!" stays over the board until then
@@ -194,7 +195,9 @@
     if (myFinishMs !== null && phase !== "countdown") tick();
     // No board in this race: a visitor, or a seat that did not say Ready for a rematch.
     // The whole table takes the board's place: a spectator never gets a face (docs/PROTOCOL.md).
-    const watching = !seated && ["countdown", "playing", "done"].includes(phase);
+    // A seat learns it sits a race out from that race's snapshot, not from race_started.
+    const told = snap.you === null || (snap.race && snapRace === snap.race.number);
+    const watching = !seated && told && ["countdown", "playing", "done"].includes(phase);
     $("play-area").classList.toggle("watching", watching);
     const joinNext = $("join-next"); // on the join form of a visitor (rooms/room.html)
     if (joinNext) joinNext.hidden = phase === "lobby";
@@ -306,6 +309,7 @@
     const same = m.race && acked.race === m.race.number;
     if (same && m.entry && m.entry.pairs_removed < acked.pairs) { send({ type: "snapshot" }); return; }
     snap = m;
+    snapRace = m.race ? m.race.number : null;
     offset = at(m.server_now) - Date.now();
     const entry = m.entry;
     myStatus = entry ? entry.status : null;
@@ -564,7 +568,8 @@
     const end = Math.max(60000, ...results.flatMap((r) => r.timeline.map((p) => p[0])));
     const x = (ms) => left + ((right - left) * ms) / end;
     const y = (pct) => bottom - ((bottom - top) * pct) / 100;
-    const colors = ["#1f5f46", "#c0392b", "#2e6fb0", "#b9770e", "#7d3c98", "#16a085", "#555"];
+    // The series' colours come from the page's theme (race.css, --series).
+    const colors = getComputedStyle(svg).getPropertyValue("--series").trim().split(/\s+/);
     const parts = [make("path", { d: `M${left} ${top}V${bottom}H${right}`, class: "axis" })];
     const minutes = end / 60000;
     const every = Math.max(1, Math.ceil(minutes / 8));
