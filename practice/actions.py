@@ -123,8 +123,9 @@ def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
     i, j = sorted((_as_int(i), _as_int(j)))
     move_number = _as_int(move_number)
     game = _locked_game(player, game_id)
-    # A retried request (the answer was lost on the way) is acknowledged again.
-    if move_number == len(game.moves) - 1 and game.moves[-1] == [i, j]:
+    # A retried request (the answer was lost on the way) is acknowledged again (n = -1
+    # on a fresh board is no retry: there is no last pair to compare).
+    if game.moves and move_number == len(game.moves) - 1 and game.moves[-1] == [i, j]:
         return MoveResult(game, position_of(game), repeated=True)
     _check_move_number(game, move_number)
     if game.paused:

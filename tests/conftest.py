@@ -155,6 +155,48 @@ def race_of_two_past_go(settings, transactional_db):
     return room, players
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "countdown(seconds): the race countdown short_countdown sets instead"
+    )
+
+
+@pytest.fixture
+def short_countdown(request, settings):
+    """A race's countdown of one second: "go" comes soon, and a page still has the time
+    to show the count. A module that draws no page may ask for less with
+    `pytest.mark.countdown(seconds)`."""
+    mark = request.node.get_closest_marker("countdown")
+    settings.RACE_COUNTDOWN_SECONDS = mark.args[0] if mark else 1
+
+
+@pytest.fixture
+def device(client):
+    """The test client as one device playing solo practice (tests.practice_helpers.Device)."""
+    from tests.practice_helpers import Device
+
+    return Device(client)
+
+
+@pytest.fixture
+def fresh_deal_caches():
+    """Stored layouts' deals read afresh: ids are reused between tests' databases, so a
+    cached U code would be stale (before the test, and after it for the next one)."""
+    from tests.layouts_helpers import forget_cached_deals
+
+    forget_cached_deals()
+    yield
+    forget_cached_deals()
+
+
+@pytest.fixture
+def fresh_check_counts(monkeypatch):
+    """Each test counts the layout upload page's checks afresh: the cache outlives tests."""
+    from layouts import throttle
+
+    monkeypatch.setattr(throttle, "KEY_PREFIX", f"layout-check-test-{uuid.uuid4().hex}")
+
+
 @pytest.fixture(autouse=True)
 def no_pair_floor(settings):
     """Most tests play pairs faster than a hand can (an injected clock, a script, a quick

@@ -1,5 +1,6 @@
 """Named layout texts for the stored-layout tests (tests/test_layouts_*.py)."""
 
+from mahjong import deals
 from mahjong.engine.catalog import layout_by_number
 from mahjong.engine.layout import layout_from_positions, layout_to_text
 
@@ -25,3 +26,10 @@ def tower_text() -> str:
 
 
 BROKEN_TEXT = "kmahjongg-layout-v1.1\nw4\nh2\nd1\n12..\n4x..\n"  # line 6: unknown 'x'
+
+
+def forget_cached_deals() -> None:
+    """Empty the caches of deals and stored layouts (mahjong/deals.py): the next read of
+    a U code goes to the database."""
+    deals.deal_for.cache_clear()
+    deals.stored_layout.cache_clear()

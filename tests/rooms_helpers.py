@@ -1,22 +1,27 @@
 """Named helpers for race tests: players with device cookies, sockets, reading events."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.apps import apps
+from django.utils import timezone
 
 from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from mahjong.asgi import application
-from rooms import lobby, rematch
+from rooms import lobby, races, rematch
 from rooms.boards import deal_for
 from rooms.errors import RoomError
 from rooms.models import Entry
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")
+# When `started` starts a race unless told otherwise: the tests' load time, one instant
+# for every race of a module, whatever the real clock says meanwhile.
+T0 = timezone.now()
 
 
 def cookie_for(player: Player) -> str:
@@ -32,6 +37,13 @@ def room_with(*nicknames, cpus=()):
     for level in cpus:
         lobby.add_cpu(players[0], room.code, level)
     return room, players
+
+
+def started(room, owner, at=T0, seed=None):
+    """The room's race, started by `owner` at `at` (on the deal of `seed`, if given),
+    and a moment one second past its go: (race, now)."""
+    race = races.start_race(owner, room.code, now=at, seed=seed)
+    return race, race.go_at + timedelta(seconds=1)
 
 
 def first_plan_pair(entry: Entry) -> list[int]:

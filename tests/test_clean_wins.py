@@ -8,22 +8,9 @@ from django.test import Client
 from accounts.identity import COOKIE_NAME, signed_token
 from practice.models import SoloGame
 from records import leaderboards, statistics
-from tests.practice_helpers import BEGINNER_CODE, Device, plan_of
+from tests.practice_helpers import BEGINNER_CODE, Device, win
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def device(client):
-    return Device(client)
-
-
-def win(device, hints=0):
-    for _ in range(hints):
-        device.post("hint", game=device.state["id"])
-    for i, j in plan_of(device.state["code"]):
-        _, state = device.move(i, j)
-    return state
 
 
 def board_codes(layout_number=1):

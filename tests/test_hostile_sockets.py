@@ -6,23 +6,18 @@ import json
 
 import pytest
 from channels.testing import WebsocketCommunicator
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from mahjong.asgi import application
 from rooms.models import RULE_FIELDS, Entry, Move, Room
 from tests.rooms_helpers import HOST, ORIGIN, Socket, db, room_with
-from tests.strategies import json_values
+from tests.strategies import fuzz_settings, json_values
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # Few examples: each opens a real socket through Redis; CI runs the whole suite in 90 min.
-FUZZ = settings(
-    max_examples=30,
-    deadline=None,
-    database=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
+FUZZ = fuzz_settings(30)
 KNOWN_ERRORS = {
     "bad_message", "unknown_type", "rate_limited", "no_room", "no_seat", "not_owner",
     "bad_rules", "bad_cpu", "room_full", "race_running", "ranked", "no_race", "too_early",

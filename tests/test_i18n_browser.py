@@ -9,22 +9,15 @@ from playwright.sync_api import expect
 from mahjong.engine.deal import deal_from_code
 from rooms.boards import deal_for
 from rooms.models import Entry
+from tests.browser_helpers import click_pair, tile
 from tests.practice_helpers import BEGINNER_CODE
 
-
-@pytest.fixture(autouse=True)
-def short_countdown(settings):
-    settings.RACE_COUNTDOWN_SECONDS = 1
+pytestmark = pytest.mark.usefixtures("short_countdown")
 
 
 @pytest.fixture
 def spanish_page(new_device):
     return new_device(locale="es-ES", viewport={"width": 1000, "height": 760})
-
-
-def tile_at(page, position):
-    x, y, z = position
-    return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
 
 
 def test_practice_speaks_spanish_from_the_board_to_the_refusals(asgi_server, spanish_page):
@@ -35,9 +28,9 @@ def test_practice_speaks_spanish_from_the_board_to_the_refusals(asgi_server, spa
     expect(page.get_by_role("button", name="Pista", exact=True)).to_be_visible()
     free = set(deal.start().free_tiles())
     blocked = next(i for i in range(len(deal.faces)) if i not in free)
-    tile = tile_at(page, deal.layout.positions[blocked])
-    expect(tile).to_have_attribute("aria-label", re.compile(r", bloqueada, capa 1 de 2$"))
-    tile.dispatch_event("click")  # a covered tile lies under another one
+    covered = tile(page, BEGINNER_CODE, blocked)
+    expect(covered).to_have_attribute("aria-label", re.compile(r", bloqueada, capa 1 de 2$"))
+    covered.dispatch_event("click")  # a covered tile lies under another one
     expect(page.locator("#message")).to_contain_text(re.compile("tapada por|bloqueada"))
 
 
@@ -52,10 +45,8 @@ def test_a_race_is_played_in_spanish_from_the_lobby_to_the_results(asgi_server, 
     page.get_by_role("button", name="Empezar").click()
     expect(page.locator(".tile[data-face]")).to_have_count(34)
     entry = Entry.objects.get(seat__nickname="Lucía")
-    positions = deal_for(entry.code).layout.positions
-    for i, j in deal_for(entry.code).plan:
-        tile_at(page, positions[i]).click()
-        tile_at(page, positions[j]).click()
+    for pair in deal_for(entry.code).plan:
+        click_pair(page, entry, pair)
     expect(page.locator("#results")).to_be_visible()
     expect(page.locator("#results-title")).to_have_text("Resultados de la carrera 1")
     expect(page.get_by_role("button", name="Otra partida")).to_be_visible()

@@ -1,31 +1,17 @@
 """The layout pages in a real Chromium: the picker's filter by name, a pasted file played,
 a room's layout chosen in its rules (docs/LAYOUTS.md)."""
 
-import uuid
-
 import pytest
 from playwright.sync_api import expect
 
 from accounts.models import Player
-from layouts import throttle
 from layouts.actions import store_layout
-from mahjong import deals
 from rooms.models import Room
 from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
 from tests.layouts_helpers import beginner_text, flat_text
 from tests.rooms_helpers import room_with
 
-
-@pytest.fixture(autouse=True)
-def fresh_check_counts(monkeypatch):
-    """Each test counts the upload page's checks afresh: the cache outlives tests."""
-    monkeypatch.setattr(throttle, "KEY_PREFIX", f"layout-check-test-{uuid.uuid4().hex}")
-
-
-@pytest.fixture(autouse=True)
-def fresh_deal_caches():
-    deals.deal_for.cache_clear()
-    deals.stored_layout.cache_clear()
+pytestmark = pytest.mark.usefixtures("fresh_check_counts", "fresh_deal_caches")
 
 
 def shared_layouts():

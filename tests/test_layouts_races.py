@@ -4,32 +4,18 @@ site defaults, docs/LAYOUTS.md §Races)."""
 from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
 from accounts.models import Player
 from layouts.actions import store_layout
 from layouts.models import StoredLayout
-from mahjong import deals
 from mahjong.deals import parse_any_code
 from rooms import lobby, races
 from rooms.boards import deal_for
 from rooms.models import Race, Room, SiteDefaults
 from tests.layouts_helpers import flat_text
-from tests.rooms_helpers import everyone_ready, refused, room_with
+from tests.rooms_helpers import everyone_ready, refused, room_with, started
 
-pytestmark = pytest.mark.django_db
-T0 = timezone.now()
-
-
-@pytest.fixture(autouse=True)
-def fresh_deal_caches():
-    deals.deal_for.cache_clear()
-    deals.stored_layout.cache_clear()
-
-
-def started(room, owner, at=T0):
-    race = races.start_race(owner, room.code, now=at)
-    return race, race.go_at + timedelta(seconds=1)
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("fresh_deal_caches")]
 
 
 def test_a_room_on_a_stored_layout_races_on_it_to_the_end():

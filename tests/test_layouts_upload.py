@@ -1,36 +1,20 @@
 """Play a layout file: upload or paste, check, store, play and share
 (docs/LAYOUTS.md §Play a layout file)."""
 
-import uuid
-
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from layouts import actions, throttle
 from layouts.models import StoredLayout
-from mahjong import deals
 from mahjong.deals import deal_for, parse_any_code
 from practice.models import SoloGame
-from tests.layouts_helpers import BROKEN_TEXT, beginner_text, flat_text
+from tests.layouts_helpers import BROKEN_TEXT, beginner_text, flat_text, forget_cached_deals
 from tests.practice_helpers import Device
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_check_counts(monkeypatch):
-    """Each test counts the upload page's checks afresh: the cache outlives tests."""
-    monkeypatch.setattr(throttle, "KEY_PREFIX", f"layout-check-test-{uuid.uuid4().hex}")
-
-
-@pytest.fixture(autouse=True)
-def fresh_deal_caches():
-    """Ids are reused between tests' databases: a cached U code would be stale."""
-    deals.deal_for.cache_clear()
-    deals.stored_layout.cache_clear()
-    yield
-    deals.deal_for.cache_clear()
-    deals.stored_layout.cache_clear()
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("fresh_check_counts", "fresh_deal_caches"),
+]
 
 
 def upload(client, text: str, action="store", title="", name="my.layout"):
@@ -124,8 +108,7 @@ def test_a_stored_code_recreates_the_same_deal(client):
     stored = StoredLayout.objects.get()
     code = f"MJ1-U{stored.pk}-ABCDEFG"
     first = deal_for(code)
-    deals.deal_for.cache_clear()
-    deals.stored_layout.cache_clear()
+    forget_cached_deals()
     again = deal_for(code)
     assert first.faces == again.faces and first.plan == again.plan
     assert deal_for(f"MJ1-U{stored.pk}-ABCDEFH").faces != first.faces

@@ -6,16 +6,13 @@ import pytest
 from accounts.models import NICKNAME_MAX_LENGTH, Player
 from rooms import lobby, ranked
 from rooms.models import Seat
+from tests.accounts_helpers import device_player
 from tests.rooms_helpers import refused, room_with
 
 pytestmark = pytest.mark.django_db
 
 TYPED = "  Jose\u0301   Bo "  # a decomposed é, runs of spaces, spaces around
 STORED = "Jos\u00e9 Bo"
-
-
-def device_player(client) -> Player:
-    return Player.objects.order_by("-pk").first()
 
 
 def test_the_profile_form_stores_the_name_by_the_one_rule(client):

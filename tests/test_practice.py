@@ -12,14 +12,10 @@ from tests.practice_helpers import (
     blocked_pair,
     plan_of,
     unmatched_free_pair,
+    win,
 )
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def device(client):
-    return Device(client)
 
 
 def test_a_new_visitor_gets_a_device_cookie_and_an_easy_game(device):
@@ -205,12 +201,6 @@ def test_a_win_records_the_time_and_a_personal_record(device):
     assert state["result"]["record"] and state["result"]["previous_best_ms"] is None
     page = device.client.get("/records/").content.decode()
     assert BEGINNER_CODE in page and "Beginner" in page
-
-
-def win(device):
-    for i, j in plan_of(device.state["code"]):
-        _, state = device.move(i, j)
-    return state
 
 
 def test_a_second_slower_win_is_not_a_record(device):

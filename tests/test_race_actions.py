@@ -5,23 +5,23 @@ from datetime import timedelta
 
 import pytest
 from django.db import IntegrityError, transaction
-from django.utils import timezone
 
 from accounts.models import Player
 from rooms import lobby, race_end, races
 from rooms.boards import deal_for, position_of
 from rooms.models import Entry, Move, Race, SiteDefaults
 from tests.practice_helpers import moves_to_a_dead_end
-from tests.rooms_helpers import everyone_ready, first_plan_pair, refusal, refused, room_with
+from tests.rooms_helpers import (
+    everyone_ready,
+    first_plan_pair,
+    refusal,
+    refused,
+    room_with,
+    started,
+)
 
 pytestmark = pytest.mark.django_db
-T0 = timezone.now()
 BEGINNER_SEED = 12345  # MJ1-L01-AAAASGV, which has dead ends
-
-
-def started(room, owner, at=T0, seed=None):
-    race = races.start_race(owner, room.code, now=at, seed=seed)
-    return race, race.go_at + timedelta(seconds=1)
 
 
 def entry_of(race, player):

@@ -5,21 +5,17 @@ from playwright.sync_api import expect
 
 from rooms.boards import deal_for
 from rooms.models import Entry, Race
-from tests.browser_helpers import tile
+from tests.browser_helpers import click_pair, tile
 
 # Each player's own device: a laptop's window, saying yes to "Give up?".
 PLAYER = {"viewport": {"width": 1000, "height": 760}, "accept_dialogs": True}
 
-
-@pytest.fixture(autouse=True)
-def short_countdown(settings):
-    settings.RACE_COUNTDOWN_SECONDS = 1
+pytestmark = pytest.mark.usefixtures("short_countdown")
 
 
 def play(page, entry, pairs):
-    for i, j in pairs:
-        tile(page, entry.code, i).click()
-        tile(page, entry.code, j).click()
+    for pair in pairs:
+        click_pair(page, entry, pair)
 
 
 def entry_of(nickname):

@@ -12,12 +12,11 @@ from rooms.boards import deal_for
 from rooms.models import Entry
 from tests.rooms_helpers import Socket, close_all, db, first_plan_pair, room_with, seated
 
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def short_countdown(settings):
-    settings.RACE_COUNTDOWN_SECONDS = 0.3
+pytestmark = [
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("short_countdown"),
+    pytest.mark.countdown(0.3),  # sockets alone: no page needs the time to draw the count
+]
 
 
 async def test_a_socket_gets_a_snapshot_of_the_room_on_connect():

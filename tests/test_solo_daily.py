@@ -14,7 +14,7 @@ from practice import daily as practice_daily
 from practice.models import SoloGame
 from practice.wording import ordinal, rank_text
 from tests.accounts_helpers import at_noon, device_player, won_game
-from tests.practice_helpers import BEGINNER_CODE, Device, plan_of
+from tests.practice_helpers import BEGINNER_CODE, win
 
 pytestmark = pytest.mark.django_db
 
@@ -40,20 +40,9 @@ DAY_ES = f"{DAY.day} de {MONTHS_ES[DAY.month - 1]}"
 
 
 @pytest.fixture
-def device(client):
-    return Device(client)
-
-
-@pytest.fixture
 def today(monkeypatch):
     monkeypatch.setattr(daily, "today", lambda: DAY)
     return DAY
-
-
-def win(device):
-    for i, j in plan_of(device.state["code"]):
-        _, state = device.move(i, j)
-    return state
 
 
 def test_ordinals_and_ranks_in_english():
