@@ -57,3 +57,13 @@ def click_pair(page, entry: Entry, pair) -> None:
     """Tap the two tiles of a pair of `entry`'s board, found by their places."""
     for index in pair:
         tile(page, entry.code, index).click()
+
+
+def create_room(page, server, nickname: str, button: str = "Create a room") -> str:
+    """Create a room the way a player does, from /rooms/ (`button` in the page's
+    language); the room's address."""
+    page.goto(f"{server.url}/rooms/")
+    page.fill("#create-nickname", nickname)
+    page.get_by_role("button", name=button).click()
+    page.wait_for_url("**/rooms/*/")
+    return page.url

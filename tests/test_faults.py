@@ -14,6 +14,7 @@ from rooms import races
 from rooms.boards import deal_for, position_of
 from rooms.client_board import a_legal_pair
 from rooms.models import Entry, Move
+from tests.browser_helpers import create_room
 from tests.conftest import free_port
 from tests.rooms_helpers import Socket, db, first_plan_pair, room_with
 
@@ -99,10 +100,7 @@ def test_a_page_whose_pair_met_a_database_outage_gets_its_tiles_back(
         pytest.skip("stages the outage in PostgreSQL itself")
     settings.RACE_COUNTDOWN_SECONDS = 1
     page = new_device(viewport={"width": 1000, "height": 760})
-    page.goto(f"{asgi_server.url}/rooms/")
-    page.fill("#create-nickname", "Ana")
-    page.get_by_role("button", name="Create a room").click()
-    page.wait_for_url("**/rooms/*/")
+    create_room(page, asgi_server, "Ana")
     page.select_option("select[name=level]", "beginner")
     page.get_by_role("button", name="Start").click()
     expect(page.locator(".tile[data-face]")).to_have_count(34)

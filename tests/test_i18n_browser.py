@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from mahjong.engine.deal import deal_from_code
 from rooms.boards import deal_for
 from rooms.models import Entry
-from tests.browser_helpers import click_pair, tile
+from tests.browser_helpers import click_pair, create_room, tile
 from tests.practice_helpers import BEGINNER_CODE
 
 pytestmark = pytest.mark.usefixtures("short_countdown")
@@ -36,10 +36,7 @@ def test_practice_speaks_spanish_from_the_board_to_the_refusals(asgi_server, spa
 
 def test_a_race_is_played_in_spanish_from_the_lobby_to_the_results(asgi_server, spanish_page):
     page = spanish_page
-    page.goto(f"{asgi_server.url}/rooms/")
-    page.fill("#create-nickname", "Lucía")
-    page.get_by_role("button", name="Crear una sala").click()
-    page.wait_for_url("**/rooms/*/")
+    create_room(page, asgi_server, "Lucía", "Crear una sala")
     page.select_option("select[name=level]", "beginner")
     expect(page.locator("select[name=level] option:checked")).to_have_text("Principiante")
     page.get_by_role("button", name="Empezar").click()

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from rooms.boards import deal_for
 from rooms.models import Entry, Race
-from tests.browser_helpers import click_pair, tile
+from tests.browser_helpers import click_pair, create_room, tile
 
 # Each player's own device: a laptop's window, saying yes to "Give up?".
 PLAYER = {"viewport": {"width": 1000, "height": 760}, "accept_dialogs": True}
@@ -24,11 +24,7 @@ def entry_of(nickname):
 
 def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_server, new_device):
     ana, bo, cy = (new_device(**PLAYER) for _ in range(3))
-    ana.goto(f"{asgi_server.url}/rooms/")
-    ana.fill("#create-nickname", "Ana")
-    ana.get_by_role("button", name="Create a room").click()
-    ana.wait_for_url("**/rooms/*/")
-    room_url = ana.url
+    room_url = create_room(ana, asgi_server, "Ana")
     for page, name in ((bo, "Bo"), (cy, "Cy")):
         page.goto(room_url)
         page.fill("#join-nickname", name)
@@ -70,10 +66,7 @@ def test_three_players_race_and_one_gets_the_board_back_after_reopening(asgi_ser
 
 def test_another_game_starts_once_every_player_says_ready(asgi_server, new_device):
     ana, bo = (new_device(**PLAYER) for _ in range(2))
-    ana.goto(f"{asgi_server.url}/rooms/")
-    ana.fill("#create-nickname", "Ana")
-    ana.get_by_role("button", name="Create a room").click()
-    ana.wait_for_url("**/rooms/*/")
+    create_room(ana, asgi_server, "Ana")
     bo.goto(ana.url)
     bo.fill("#join-nickname", "Bo")
     bo.get_by_role("button", name="Join").click()

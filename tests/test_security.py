@@ -17,6 +17,7 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from accounts.throttle import MAX_FAILURES_PER_ADDRESS
 from rooms.models import Room, SiteDefaults
 from tests.accounts_helpers import FAST_HASHERS, log_in
+from tests.browser_helpers import create_room
 
 pytestmark = pytest.mark.django_db
 ROOT = Path(__file__).resolve().parent.parent
@@ -138,10 +139,7 @@ def test_the_pages_run_under_the_policy_without_a_single_violation(asgi_server, 
     page.on("console", lambda message: refusals.append(message.text))
     page.goto(f"{asgi_server.url}/play/")
     page.locator(".tile").first.wait_for()
-    page.goto(f"{asgi_server.url}/rooms/")
-    page.fill("#create-nickname", "Ana")
-    page.get_by_role("button", name="Create a room").click()
-    page.wait_for_url("**/rooms/*/")
+    create_room(page, asgi_server, "Ana")
     page.goto(f"{asgi_server.url}/status/")
     page.locator("#socket-state", has_text="open").wait_for()
     assert not [text for text in refusals if "Content Security Policy" in text]

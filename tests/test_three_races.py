@@ -8,7 +8,15 @@ from playwright.sync_api import expect
 
 from rooms.boards import deal_for
 from rooms.models import Entry, Race
-from tests.browser_helpers import DESKTOP, PHONE, click_pair, page_for, server_side, shoot
+from tests.browser_helpers import (
+    DESKTOP,
+    PHONE,
+    click_pair,
+    create_room,
+    page_for,
+    server_side,
+    shoot,
+)
 
 
 def board_of(nickname: str, number: int) -> Entry:
@@ -25,11 +33,7 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
 ):
     settings.RACE_COUNTDOWN_SECONDS = 2  # long enough to be seen on both pages under load
     ana = page_for(new_device, asgi_server, None, DESKTOP)
-    ana.goto(f"{asgi_server.url}/rooms/")
-    ana.fill("#create-nickname", "Ana")
-    ana.get_by_role("button", name="Create a room").click()
-    ana.wait_for_url("**/rooms/*/")
-    room_url = ana.url
+    room_url = create_room(ana, asgi_server, "Ana")
     ana.select_option("select[name=level]", "beginner")
     ana.get_by_role("button", name="Add a CPU").click()
     bo = page_for(new_device, asgi_server, None, PHONE)
