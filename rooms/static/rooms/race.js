@@ -509,7 +509,8 @@
     drawChart(snap.results || []);
     $("another").hidden = !isOwner();
     $("to-lobby").hidden = !isOwner();
-    $("results-waiting").hidden = isOwner() || snap.you === null;
+    // Once another game is offered, the ready check says what happens next instead.
+    $("results-waiting").hidden = isOwner() || snap.you === null || Boolean(snap.room.offer_at);
     $("results-waiting").textContent = ranked ? T.ranked_over : T.waiting_next;
   }
 
