@@ -61,6 +61,7 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
         entry = server_side(board_of, "Ana", number)
         for pair in deal_for(entry.code).plan:
             click_pair(ana, entry, pair)
+        expect(ana.locator("#done-banner")).to_be_visible()
         expect(ana.locator("#done-banner")).to_contain_text("You finished 1st in")
         expect(ana.locator("#message")).to_have_text("")
         clock = ana.locator("#clock").inner_text()

@@ -401,7 +401,7 @@
   function showDone() {
     const banner = $("done-banner");
     banner.hidden = phase !== "done";
-    if (banner.hidden) return;
+    if (banner.hidden) { banner.textContent = ""; return; } // no old race's line left behind
     const rows = currentRows();
     const place = rows.findIndex((row) => row.seat === snap.you) + 1;
     let line = T[`you_${myStatus}`] || "";
