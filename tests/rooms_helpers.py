@@ -46,6 +46,11 @@ def started(room, owner, at=T0, seed=None):
     return race, race.go_at + timedelta(seconds=1)
 
 
+def board_of(nickname: str, number: int = 1) -> Entry:
+    """The board of the seat called `nickname` in the room's race `number`."""
+    return Entry.objects.get(seat__nickname=nickname, race__number=number)
+
+
 def first_plan_pair(entry: Entry) -> list[int]:
     """The first pair of the winning plan of the entry's deal (legal on its fresh board),
     lower tile first."""

@@ -9,13 +9,8 @@ from playwright.sync_api import expect
 
 from rooms import lobby, races, rematch
 from rooms.boards import deal_for
-from rooms.models import Entry
 from tests.browser_helpers import DESKTOP, PHONE, click_pair, page_for, server_side, shoot
-from tests.rooms_helpers import room_with
-
-
-def board_of(nickname: str, number: int = 1) -> Entry:
-    return Entry.objects.get(seat__nickname=nickname, race__number=number)
+from tests.rooms_helpers import board_of, room_with
 
 
 def test_a_spectator_sees_the_countdown_and_the_whole_table_but_no_face_or_counter(

@@ -7,7 +7,7 @@ import time
 from playwright.sync_api import expect
 
 from rooms.boards import deal_for
-from rooms.models import Entry, Race
+from rooms.models import Race
 from tests.browser_helpers import (
     DESKTOP,
     PHONE,
@@ -17,10 +17,7 @@ from tests.browser_helpers import (
     server_side,
     shoot,
 )
-
-
-def board_of(nickname: str, number: int) -> Entry:
-    return Entry.objects.get(seat__nickname=nickname, race__number=number)
+from tests.rooms_helpers import board_of
 
 
 def no_sideways_scroll(page) -> None:

@@ -32,6 +32,7 @@
   let myFinishMs = null; // the server's finish time of this board, once cleared
   let clockRace = null; // the race whose time the clock last showed running
   let snapRace = null; // the race of the last snapshot: it said whether this seat has a board
+  let watching = false; // no board of one's own in this race: the whole table in its place
   let showingLobby = false; // after a race, the owner went back to the room's lobby
   let goSeen = null; // the race whose "go" the server has told (its clock outranks ours)
   let goShownUntil = 0; // "Go!" stays over the board until then
@@ -193,21 +194,25 @@
     // Stopped at the server's finish time now, not at the next tick: the live clock may
     // have run a little behind it, and a finished clock must not move again.
     if (myFinishMs !== null && phase !== "countdown") tick();
-    // No board in this race: a visitor, or a seat that did not say Ready for a rematch.
-    // The whole table takes the board's place: a spectator never gets a face (docs/PROTOCOL.md).
-    // A seat learns it sits a race out from that race's snapshot, not from race_started.
+    showWatching(seated);
+    showReadyCheck();
+    showDone();
+    showStandings();
+    if (phase === "results") showResults();
+  }
+
+  // No board in this race: a visitor, or a seat that did not say Ready for a rematch. The
+  // whole table takes the board's place: a spectator never gets a face (docs/PROTOCOL.md).
+  // A seat learns it sits a race out from that race's snapshot, not from race_started.
+  function showWatching(seated) {
     const told = snap.you === null || (snap.race && snapRace === snap.race.number);
-    const watching = !seated && told && ["countdown", "playing", "done"].includes(phase);
+    watching = !seated && Boolean(told) && ["countdown", "playing", "done"].includes(phase);
     $("play-area").classList.toggle("watching", watching);
     const joinNext = $("join-next"); // on the join form of a visitor (rooms/room.html)
     if (joinNext) joinNext.hidden = phase === "lobby";
     const note = !watching ? "" : snap.you !== null ? T.sitting_out : T.spectating;
     if (note) tell(note);
     else if ([T.sitting_out, T.spectating].includes($("notice").textContent)) tell("");
-    showReadyCheck();
-    showDone();
-    showStandings();
-    if (phase === "results") showResults();
   }
 
   // --- lobby ----------------------------------------------------------------------------
@@ -455,7 +460,6 @@
   // Every seat: a progress bar and where it stands. Open by itself once this player is done.
   function showAllStandings(rows) {
     const all = $("all-standings");
-    const watching = $("play-area").classList.contains("watching");
     if ((phase === "done" || watching) && !all.dataset.opened) { all.open = true; all.dataset.opened = "1"; }
     $("all-count").textContent = `(${rows.length})`;
     $("all-rows").replaceChildren(...rows.map((row, k) => {
@@ -488,7 +492,7 @@
       let name = row.seat === snap.you ? `${shownName(row)} (${T.tag_you})` : shownName(row);
       if (row.cpu_pairs) name += ` — ${T.cpu_help.replace("{n}", row.cpu_pairs).replace("{total}", row.pairs)}`;
       const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used,
-        Number(row.points).toLocaleString(lang)];
+        pointsText(row.points)];
       if (ranked) cells.push(signed(row.rating_change));
       for (const text of cells) {
         const td = document.createElement("td");
@@ -500,9 +504,8 @@
     }));
     $("room-table").replaceChildren(...(snap.table || []).map((row) => {
       const item = document.createElement("li");
-      const points = Number(row.points);
-      const line = points === 1 ? T.points_line_one : T.points_line;
-      item.textContent = line.replace("{name}", row.nickname).replace("{points}", points.toLocaleString(lang));
+      const line = Number(row.points) === 1 ? T.points_line_one : T.points_line;
+      item.textContent = line.replace("{name}", row.nickname).replace("{points}", pointsText(row.points));
       return item;
     }));
     showHistory();
@@ -548,6 +551,9 @@
   }
 
   // A rating change as players read it: "+16", "−8" (a real minus), "0".
+  // Points as the page's language writes them (0.5, or 0,5 in Spanish).
+  const pointsText = (points) => Number(points).toLocaleString(lang);
+
   function signed(change) {
     if (change === null || change === undefined) return "–";
     return change > 0 ? `+${change}` : (change < 0 ? `−${-change}` : "0");
