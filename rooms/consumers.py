@@ -22,9 +22,9 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import player_from_scope
 from infra import language
-from rooms import errors, events, lobby, races, rematch, views_json, watchers
+from rooms import errors, events, lobby, races, views_json, watchers
 from rooms.boards import board_json
-from rooms.models import Race, Room, room_code
+from rooms.models import Entry, Race, Room, room_code
 from rooms.socket_db import in_db_thread
 
 logger = logging.getLogger(__name__)
@@ -269,7 +269,13 @@ def _move(consumer, content):
 
 
 def _hint(consumer, content):
-    return {"type": "hint", "pair": list(races.use_hint(consumer.player, consumer.code))}
+    pair = races.use_hint(consumer.player, consumer.code)
+    # The count on the page's Hint button is the server's, read after this hint counted.
+    entry = Entry.objects.select_related("race").get(
+        seat_id=consumer.seat_id, race__room__code=consumer.code, race__status=Race.Status.RUNNING
+    )
+    hints_left = entry.race.rules["hints"] - entry.hints_used
+    return {"type": "hint", "pair": list(pair), "hints_left": hints_left}
 
 
 def _shuffle(consumer, content):
@@ -317,12 +323,12 @@ def _ping(consumer, content):
 
 
 def _offer(consumer, content):
-    rematch.offer_rematch(consumer.player, consumer.code)
+    races.offer_another_game(consumer.player, consumer.code)
     return {"type": "ack"}
 
 
 def _ready(consumer, content):
-    rematch.say_ready(consumer.player, consumer.code)
+    races.say_ready(consumer.player, consumer.code)
     return {"type": "ack"}
 
 

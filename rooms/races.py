@@ -79,6 +79,36 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
     no_race_running(room)
     number = room.next_race_number()
     seats = rematch.racers(room, number, list(room.seats.all()), now)  # a rematch's ready check
+    return _begin(room, number, seats, now, seed)
+
+
+@transaction.atomic
+def offer_another_game(player: Player, code: str, now=None) -> Race | None:
+    """The owner offers another game (the ready check); it starts at once when nobody
+    else has to say Ready (docs/RULES.md §Races). The race, if it started."""
+    rematch.offer_rematch(player, code, now=now)
+    return _start_if_everyone_ready(code, now or timezone.now())
+
+
+@transaction.atomic
+def say_ready(player: Player, code: str, now=None) -> Race | None:
+    """A seated human says Ready; the last human to say it starts the race by itself,
+    nobody has to press Start (docs/RULES.md §Races). The race, if it started."""
+    rematch.say_ready(player, code)
+    return _start_if_everyone_ready(code, now or timezone.now())
+
+
+def _start_if_everyone_ready(code: str, now: datetime) -> Race | None:
+    room = locked_room(code)  # held already by this transaction: the same lock
+    number = room.next_race_number()
+    seats = list(room.seats.all())
+    if room.offer_at is None or not all(rematch.is_ready(seat, number) for seat in seats):
+        return None
+    return _begin(room, number, seats, now, seed=None)
+
+
+def _begin(room: Room, number: int, seats: list[Seat], now: datetime, seed) -> Race:
+    """The countdown of race `number` for `seats` (the caller holds the room's lock)."""
     go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
     race = Race.objects.create(
         room=room,

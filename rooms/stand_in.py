@@ -13,7 +13,7 @@ from django.db import transaction
 
 from rooms import cpu_steps, events, standings_feed
 from rooms.lobby import advance_version, locked_room
-from rooms.models import Entry, Race, Room
+from rooms.models import Entry, Move, Race, Room
 
 
 def humans_present(playing: list[Entry]) -> dict[int, set[int]]:
@@ -47,8 +47,17 @@ def give_back(room: Room, entry: Entry, now: datetime) -> None:
     entry.cpu_control = False
     entry.last_action_at = now
     entry.save(update_fields=["cpu_control", "last_action_at"])
-    events.publish_stand_in(room, entry.seat, False, advance_version(room))
+    pairs = pairs_while_away(entry)
+    events.publish_stand_in(room, entry.seat, False, advance_version(room), pairs=pairs)
     standings_feed.changed(room.code)
+
+
+def pairs_while_away(entry: Entry) -> int:
+    """The pairs a stand-in made on this board since the human's own last pair: what
+    the player is told on coming back (they were all made while the player was away)."""
+    pairs = entry.moves.filter(kind=Move.Kind.PAIR)
+    own = pairs.filter(by_cpu=False).order_by("-number").values_list("number", flat=True).first()
+    return pairs.filter(by_cpu=True, number__gt=-1 if own is None else own).count()
 
 
 def take_idle_last_player(race: Race, now: datetime) -> list[int]:

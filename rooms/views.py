@@ -122,6 +122,9 @@ def race_strings() -> dict:
         "finished": _("finished"),
         "out": _("out of moves"),
         "gave_up": _("gave up"),
+        # A board still playing when the race ended (its time limit and cut-off).
+        "out_of_time": _("out of time at {progress}%"),
+        "stopped_at": _("stopped at {progress}% when the race ended"),
         "blocked_shuffle": _("No more moves: shuffle to go on."),
         "blocked_out": _("No more moves and no shuffle left: you can only give up."),
         "penalty": _("Shuffle penalty: wait…"),
@@ -150,20 +153,28 @@ def race_strings() -> dict:
         # A human's board a stand-in CPU helped: the result is shown, never a record.
         "cpu_help": _("with CPU help: {n} of {total} pairs"),
         "another": _("Another game"),
-        "start_next": _("Start the next race"),
         "ready_yes": _("ready"),
         "ready_no": _("not ready yet"),
+        # The ready check, with its deadline counting down on every screen ({s}: seconds).
         "offer_note_owner": _(
-            "Start when everyone is ready, or in {s} s without those who are not."
+            "The race starts by itself once everyone is ready. In {s} s you may start it "
+            "without those who are not."
         ),
-        "offer_note_owner_now": _("You may start now: those not ready sit this race out."),
-        "offer_note": _("Say Ready to race again; the owner starts the next race."),
-        "offer_note_ready": _("You are ready: the owner starts the next race."),
+        "offer_note_owner_now": _("Time is up: start now, and those not ready sit this race out."),
+        "offer_note": _("Say Ready within {s} s to race; otherwise you sit this race out."),
+        "offer_note_ready": _(
+            "You are ready: the race starts by itself once everyone is ({s} s left)."
+        ),
+        "offer_note_watch": _("The players are saying Ready: {s} s left."),
+        "offer_note_late": _("Time is up: the owner may start without those not ready."),
+        "start_wait": _("You may start without them in {s} s"),
         "sitting_out": _("You sit this race out: you are watching it."),
         "spectating": _("You are watching: the boards stay hidden until the race ends."),
         "watching_one": _("1 watching"),
         "watching": _("{n} watching"),
         "stand_in_on": _("{name} is away: a CPU plays for them"),
         "stand_in_off": _("{name} is back"),
+        "you_are_back_one": _("You are back: a CPU played 1 pair for you while you were away."),
+        "you_are_back": _("You are back: a CPU played {n} pairs for you while you were away."),
         "you_stood_in": _("You were away: a CPU plays your board. Play a pair to take it back."),
     }

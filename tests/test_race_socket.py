@@ -316,6 +316,7 @@ async def test_a_hint_goes_to_the_asker_only_and_counts():
     await go_race(sockets)
     answer = await ana.ask(type="hint")
     assert answer["type"] == "hint" and len(answer["pair"]) == 2
+    assert answer["hints_left"] == 2  # the count the Hint button shows, the server's
     assert (await bo.ws.receive_nothing(timeout=0.3)) or all(m["type"] != "hint" for m in bo.seen)
     snapshot = await ana.ask(type="snapshot")
     assert snapshot["entry"]["hints_left"] == 2

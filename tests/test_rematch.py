@@ -47,6 +47,23 @@ def test_everyone_ready_starts_the_next_race_at_once_with_every_seat():
     assert room.offer_at is None  # the offer ends with the race it started
 
 
+def test_the_last_human_to_say_ready_starts_the_race_by_itself_with_every_seat():
+    room, (ana, bo, cy), now = after_a_race("Ana", "Bo", "Cy", cpus=["steady"])
+    assert races.offer_another_game(ana, room.code, now=now) is None  # Bo and Cy asked
+    assert races.say_ready(bo, room.code, now=now) is None  # Cy still to say it
+    race = races.say_ready(cy, room.code, now=now + timedelta(seconds=3))
+    assert race.number == 2 and racing(race) == {"Ana", "Bo", "Cy", "CPU 1 (Steady)"}
+    assert race.go_at == now + timedelta(seconds=3)  # the countdown (0 s here) from then
+    room.refresh_from_db()
+    assert room.offer_at is None
+
+
+def test_an_offer_with_no_other_human_to_wait_for_starts_the_race_at_once():
+    room, (ana,), now = after_a_race("Ana", cpus=["steady"])
+    race = races.offer_another_game(ana, room.code, now=now)
+    assert race.number == 2 and racing(race) == {"Ana", "CPU 1 (Steady)"}
+
+
 def test_before_the_wait_is_over_the_start_waits_for_those_not_ready_and_changes_nothing():
     room, (ana, bo), now = after_a_race("Ana", "Bo")
     rematch.offer_rematch(ana, room.code, now=now)

@@ -173,3 +173,19 @@ async def test_everyone_is_told_when_a_cpu_stands_in_and_when_the_player_is_back
     assert returned["v"] == stood_in["v"] + 1  # versioned events, in order
     await back.close()
     await watcher.close()
+
+
+async def test_the_player_back_is_told_how_many_pairs_the_stand_in_made_meanwhile(settings):
+    settings.RACE_COUNTDOWN_SECONDS = 0  # the socket acts on the real clock: past "go"
+    room, bo, entry, now = await sync_to_async(stood_in_race)()
+    for step in (1, 2):  # the stand-in plays two pairs on Bo's board
+        await sync_to_async(cpu_seats.cpu_act)(
+            None, room.code, entry.seat_id, step, now=now + timedelta(seconds=step)
+        )
+    made = await sync_to_async(Move.objects.filter(entry=entry, by_cpu=True).count)()
+    assert made == 2
+    socket = Socket(room.code, bo)
+    await socket.open()
+    back = await socket.next("stand_in")
+    assert (back["on"], back["pairs"]) == (False, 2)
+    await socket.close()

@@ -93,6 +93,10 @@
       // Every socket is sent a snapshot next: a seat's board of backs, and the standings.
       snap.race = m.race; snap.results = null; snap.standings = [];
       showingLobby = false;
+      // Notices belong to the race they happened in; the last race's board is not this
+      // one's (its snapshot brings this seat's new board, or none: it sits out).
+      tell("");
+      $("board").hidden = true;
       if (snap.you === null) render();
     },
     go: (m) => startPlaying(m.board),
@@ -113,6 +117,7 @@
       if (m.pairs_removed !== undefined && snap.race) {
         const race = snap.race.number;
         acked = { race, pairs: Math.max(m.pairs_removed, acked.race === race ? acked.pairs : 0) };
+        showStandings(); // this player's own row takes the pair at once (currentRows)
       }
       if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
       if (m.status && m.status !== "playing") {
@@ -121,13 +126,16 @@
         if (m.status === "finished") celebrate();
       }
     },
-    stand_in: (m) => noteStandIn(m.seat, m.nickname, m.on),
+    stand_in: (m) => noteStandIn(m.seat, m.nickname, m.on, m.pairs),
     watchers: (m) => {
       // Sockets without a seat watching the room (docs/PROTOCOL.md).
       $("watching").hidden = !m.count;
       $("watching").textContent = m.count === 1 ? T.watching_one : T.watching.replace("{n}", m.count);
     },
-    hint: (m) => board.highlight(m.pair),
+    hint: (m) => {
+      board.highlight(m.pair);
+      $("hints-left").textContent = m.hints_left; // the server's count, after this hint
+    },
     shuffled: (m) => {
       board.setFaces(m.board.tiles, m.board.alive, { animate: true });
       sound("shuffle");
@@ -150,6 +158,7 @@
 
   function receive(message) {
     if (message.v !== undefined && !["snapshot", "standings"].includes(message.type)) {
+      if (message.v <= version && isMyReturn(message)) noteStandIn(message.seat, message.nickname, false, message.pairs);
       if (message.v <= version) return; // sent before the snapshot that already holds it
       if (message.v !== version + 1) { send({ type: "snapshot" }); return; }
       version = message.v;
@@ -266,8 +275,10 @@
     }
     $("owner-tools").hidden = !isOwner() || !inLobby;
     $("public-room").checked = Boolean(room.public);
-    $("start").hidden = !isOwner() || !inLobby;
-    $("waiting").hidden = isOwner() || snap.you === null;
+    // After a race, Start offers another game: the ready check above then says the rest.
+    $("start").hidden = !isOwner() || !inLobby || Boolean(room.offer_at);
+    $("start").textContent = snap.race ? T.another : startLabel;
+    $("waiting").hidden = isOwner() || snap.you === null || Boolean(room.offer_at);
     $("waiting").textContent = room.ranked ? T.ranked_next : T.waiting;
   }
 
@@ -289,9 +300,13 @@
   $("add-cpu").addEventListener("click", () => send({ type: "add_cpu", level: $("cpu-level").value }));
   $("public-room").addEventListener("change", (event) => send({ type: "public", public: event.target.checked }));
   // After a race, "Another game" first offers it (the ready check), then starts it.
-  const startOrOffer = () => send({ type: snap.race && !snap.room.offer_at ? "offer" : "start" });
+  // After a race, "Another game" (from the results or the lobby) offers it: the ready
+  // check, which starts it by itself once everyone is ready (docs/RULES.md §Races).
+  const startLabel = $("start").textContent;
+  const startOrOffer = () => send({ type: snap.race ? "offer" : "start" });
   $("start").addEventListener("click", startOrOffer);
   $("another").addEventListener("click", startOrOffer);
+  $("start-now").addEventListener("click", () => send({ type: "start" }));
   $("ready").addEventListener("click", () => send({ type: "ready" }));
   $("to-lobby").addEventListener("click", () => { showingLobby = true; render(); });
   $("copy-link").addEventListener("click", async () => {
@@ -325,6 +340,7 @@
       $("hints-left").textContent = entry.hints_left;
       $("shuffles-left").textContent = entry.shuffles_left;
       if ("face" in (entry.board.tiles[0] || {})) goSeen = m.race.number;
+      $("board").hidden = false;
       board.load(entry.board.tiles, entry.board.alive);
       board.fit();
       $("progress").textContent = `${board.progress()}%`;
@@ -378,18 +394,32 @@
   }
 
   // The standings as last sent, with this seat's own row as its own answers tell it: the
-  // answer to the last pair comes before the next standings, and the banner must not
-  // count a finished player among those still playing.
+  // answer to the last pair comes before the next standings (so the row never lags the
+  // player's own acknowledged pairs), and the banner must not count a finished player
+  // among those still playing.
   function currentRows() {
-    const rows = (snap.standings || []).map((row) => (
-      row.seat === snap.you && myStatus && myStatus !== "playing" && row.status === "playing"
-        ? { ...row, status: myStatus, finished_ms: myFinishMs,
-            progress: myStatus === "finished" ? 100 : row.progress }
-        : row));
+    const rows = (snap.standings || []).map((row) => (row.seat === snap.you ? myRow(row) : row));
     const finished = rows.filter((row) => row.status === "finished")
       .sort((a, b) => a.finished_ms - b.finished_ms);
-    return [...finished, ...rows.filter((row) => row.status !== "finished")];
+    // The server's live order (docs/RULES.md §Races), with this seat's fresher progress.
+    const playing = rows.filter((row) => row.status === "playing").sort((a, b) => b.progress - a.progress);
+    return [...finished, ...playing, ...rows.filter((row) => !["finished", "playing"].includes(row.status))];
   }
+
+  function myRow(row) {
+    const race = snap.race ? snap.race.number : null;
+    const pairs = acked.race === race ? acked.pairs : 0;
+    const tiles = board.tiles.length;
+    const progress = Math.max(row.progress, tiles ? Math.floor((pairs * 200) / tiles) : 0);
+    if (myStatus && myStatus !== "playing" && row.status === "playing") {
+      return { ...row, status: myStatus, finished_ms: myFinishMs,
+        progress: myStatus === "finished" ? 100 : progress };
+    }
+    return { ...row, progress };
+  }
+
+  // A place is claimed by a pair: none before go, none for a board with nothing removed.
+  const placed = (row) => row.status === "finished" || row.progress > 0;
 
   function stillPlaying(rows) {
     return rows.filter((row) => row.status === "playing" && row.seat !== snap.you).length;
@@ -422,14 +452,22 @@
   // A CPU took an away player's board, or the player is back (docs/PROTOCOL.md). Told
   // once per change, whether the page learns it from the event or, after a missed
   // event, from the standings of a snapshot.
+  // The player's own return, with the pairs the stand-in made (`pairs`, from the event
+  // only), is told even when the page saw no stand-in begin: it was closed meanwhile.
   const standIns = new Map(); // race number and seat → a CPU plays it
-  function noteStandIn(seat, nickname, on) {
+  const isMyReturn = (m) => m.type === "stand_in" && m.seat === snap.you && !m.on && m.pairs !== undefined;
+  function noteStandIn(seat, nickname, on, pairs) {
     const key = `${snap.race ? snap.race.number : 0}:${seat}`;
     const was = standIns.get(key);
     standIns.set(key, on);
+    if (seat === snap.you && !on && pairs) { tellBack(pairs); return; }
     if (was === on || (was === undefined && !on)) return;
     if (seat === snap.you) tell(on ? T.you_stood_in : "");
     else tell((on ? T.stand_in_on : T.stand_in_off).replace("{name}", nickname));
+  }
+
+  function tellBack(pairs) {
+    tell(pairs === 1 ? T.you_are_back_one : T.you_are_back.replace("{n}", pairs));
   }
 
   // "Bo (CPU standing in)" while a CPU plays an away player's board.
@@ -448,10 +486,11 @@
       const item = document.createElement("li");
       item.textContent = `${shownName(row)} ${standingLabel(row)}`;
       if (row.seat === snap.you) item.classList.add("me");
+      if (!placed(row)) item.classList.add("unplaced"); // no number in front
       return item;
     }));
     const mine = rows.findIndex((row) => row.seat === snap.you);
-    $("you-line").textContent = mine >= 3
+    $("you-line").textContent = mine >= 3 && placed(rows[mine])
       ? T.you_line.replace("{place}", ordinal(mine + 1)).replace("{progress}", rows[mine].progress) : "";
     showAllStandings(rows);
     if (phase === "done") showDone();
@@ -467,7 +506,7 @@
       if (row.seat === snap.you) item.classList.add("me");
       const name = document.createElement("span");
       name.className = "name";
-      name.textContent = `${ordinal(k + 1)} ${shownName(row)}`;
+      name.textContent = placed(row) ? `${ordinal(k + 1)} ${shownName(row)}` : shownName(row);
       const bar = document.createElement("progress");
       bar.max = 100;
       bar.value = row.progress;
@@ -488,7 +527,7 @@
     $("rating-head").hidden = !ranked;
     $("results-rows").replaceChildren(...(snap.results || []).map((row) => {
       const tr = document.createElement("tr");
-      const time = row.finished_ms !== null ? fmt(row.finished_ms) : T[row.status] || "–";
+      const time = row.finished_ms !== null ? fmt(row.finished_ms) : resultStatus(row);
       let name = row.seat === snap.you ? `${shownName(row)} (${T.tag_you})` : shownName(row);
       if (row.cpu_pairs) name += ` — ${T.cpu_help.replace("{n}", row.cpu_pairs).replace("{total}", row.pairs)}`;
       const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used,
@@ -510,23 +549,31 @@
     }));
     showHistory();
     drawChart(snap.results || []);
-    $("another").hidden = !isOwner();
+    $("another").hidden = !isOwner() || Boolean(snap.room.offer_at);
     $("to-lobby").hidden = !isOwner();
     // Once another game is offered, the ready check says what happens next instead.
     $("results-waiting").hidden = isOwner() || snap.you === null || Boolean(snap.room.offer_at);
     $("results-waiting").textContent = ranked ? T.ranked_over : T.waiting_next;
   }
 
-  // The ready check of another game: who is ready, and when the owner may start.
+  // A board that did not finish: how it ended. One still playing at the end ran out of
+  // time, or was stopped when every human was done (docs/RULES.md §Races).
+  function resultStatus(row) {
+    if (row.status !== "playing") return T[row.status] || "–";
+    const late = at(snap.race.finished_at) >= at(snap.race.time_limit_at);
+    return (late ? T.out_of_time : T.stopped_at).replace("{progress}", row.progress);
+  }
+
+  // The ready check of another game, the same over the results and the lobby: who is
+  // ready, and the deadline counting down on every screen. The race starts by itself once
+  // every human is ready; past the deadline the owner may start it without the others.
   function showReadyCheck() {
     const room = snap.room;
     const open = Boolean(room.offer_at) && ["results", "lobby"].includes(phase);
     $("ready-check").hidden = !open;
     const mine = room.seats.find((seat) => seat.id === snap.you);
-    $("ready").hidden = !open || !mine || mine.ready || isOwner();
-    $("another").textContent = room.offer_at ? T.start_next : T.another;
-    $("start").disabled = false;
-    $("another").disabled = false;
+    $("ready").hidden = !open || !mine || mine.ready;
+    $("start-now").hidden = !open || !isOwner();
     if (!open) return;
     const humans = room.seats.filter((seat) => !seat.cpu);
     $("ready-list").replaceChildren(...humans.map((seat) => {
@@ -538,16 +585,17 @@
     // A second's margin over the server's deadline: this page's idea of the server's
     // clock may run a little ahead, and an early Start would be refused "not_ready".
     const deadline = at(room.offer_at) + room.ready_seconds * 1000 + 1000;
-    const left = Math.ceil((deadline - serverNow()) / 1000);
-    const everyone = humans.every((seat) => seat.ready);
-    if (isOwner()) {
-      const may = everyone || left <= 0;
-      $("another").disabled = !may;
-      $("start").disabled = !may;
-      $("ready-note").textContent = may ? T.offer_note_owner_now : T.offer_note_owner.replace("{s}", left);
-    } else {
-      $("ready-note").textContent = mine && mine.ready ? T.offer_note_ready : T.offer_note;
-    }
+    const left = Math.max(0, Math.ceil((deadline - serverNow()) / 1000));
+    const note = isOwner() ? (left ? T.offer_note_owner : T.offer_note_owner_now)
+      : !left ? T.offer_note_late
+      : !mine ? T.offer_note_watch
+      : mine.ready ? T.offer_note_ready : T.offer_note;
+    $("ready-note").textContent = note.replace("{s}", left);
+    // Disabled, the owner's button says why, beside it and on it.
+    const reason = left ? T.start_wait.replace("{s}", left) : "";
+    $("start-now").disabled = Boolean(left);
+    $("start-now").title = reason;
+    $("start-reason").textContent = reason;
   }
 
   // A rating change as players read it: "+16", "−8" (a real minus), "0".
