@@ -2,6 +2,7 @@
 three times in a row in one room, all through the pages: no false message, no running
 clock after a finish, results that fit the phone, the spectator never sees a face."""
 
+import re
 import time
 
 from playwright.sync_api import expect
@@ -25,6 +26,37 @@ def no_sideways_scroll(page) -> None:
     assert width <= page.viewport_size["width"], f"the page is {width} px wide"
 
 
+def another_game(ana, bo, watcher, from_lobby: bool) -> None:
+    """The owner offers another game (from the results, or from the lobby); every screen
+    shows the same ready check, and Bo's Ready, the last one, starts the race."""
+    if from_lobby:
+        ana.get_by_role("button", name="Players and rules").click()
+        ana.locator("#lobby").get_by_role("button", name="Another game").click()
+    else:
+        ana.locator("#results").get_by_role("button", name="Another game").click()
+    for page in (ana, bo, watcher):
+        expect(page.locator("#ready-check")).to_be_visible()
+        expect(page.locator("#ready-note")).to_contain_text(re.compile(r"\d+ s"))
+    expect(ana.get_by_role("button", name="Start without those not ready")).to_be_disabled()
+    expect(ana.locator("#start-reason")).to_contain_text("You may start without them in")
+    expect(watcher.get_by_role("button", name="Ready")).to_have_count(0)  # nothing to press
+    expect(watcher.locator("#start-reason")).to_have_text("")
+    bo.get_by_role("button", name="Ready").click()
+
+
+def hint_and_a_pair(bo, number: int) -> None:
+    """Bo, on the phone, takes a hint and plays a pair: the Hint count is the server's,
+    and Bo's own line reads what Bo's counter reads."""
+    expect(bo.locator(".tile[data-face]:not([hidden])")).to_have_count(34)
+    bo.get_by_role("button", name="Hint").click()
+    expect(bo.locator("#hints-left")).to_have_text("2")
+    entry = server_side(board_of, "Bo", number)
+    click_pair(bo, entry, deal_for(entry.code).plan[0])
+    counter = bo.locator("#progress")
+    expect(counter).not_to_have_text("0%")
+    expect(bo.locator("#all-rows li.me .state")).to_have_text(counter.inner_text())
+
+
 def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
     asgi_server, new_device, settings
 ):
@@ -46,13 +78,16 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
         if number == 1:
             ana.get_by_role("button", name="Start").click()
         else:
-            ana.get_by_role("button", name="Another game").click()
-            bo.get_by_role("button", name="Ready").click()
-            ana.get_by_role("button", name="Start the next race").click()
+            another_game(ana, bo, watcher, from_lobby=number == 3)
         for page in (ana, bo):  # the countdown claims nothing, not even the last time
             expect(page.locator("#countdown")).to_be_visible()
             expect(page.locator("#message")).to_have_text("")
             expect(page.locator("#clock")).to_have_text("0:00")
+        for page in (ana, bo, watcher):  # no place, no news of the last race
+            expect(page.locator("#all-rows li")).to_have_count(3)
+            expect(page.locator("#all-rows .name", has_text=re.compile(r"^\d"))).to_have_count(0)
+            expect(page.locator("#notice")).not_to_contain_text("back")
+        expect(bo.locator("#hints-left")).to_have_text("3")
         # The last race's cleared board keeps its faces, hidden: count the new one's.
         expect(ana.locator(".tile[data-face]:not([hidden])")).to_have_count(34)
         entry = server_side(board_of, "Ana", number)
@@ -66,6 +101,7 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
         assert ana.locator("#clock").inner_text() == clock  # stopped at the finish
         expect(watcher.locator("#leaders")).to_contain_text("Ana")
         assert watcher.locator(".tile[data-face]").count() == 0  # never a face
+        hint_and_a_pair(bo, number)
         bo.get_by_role("button", name="Give up").click()
         for page in (ana, bo, watcher):
             expect(page.locator("#results")).to_be_visible()
@@ -75,6 +111,8 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
             expect(replay).to_have_attribute("href", f"/replays/race/{race_id}/")
             expect(page.locator("#play-area")).to_be_hidden()
         no_sideways_scroll(bo)
+        bo_row = bo.locator("#results-rows tr.me td")
+        expect(bo_row.nth(4)).to_have_text("1")  # the hint the button counted
         expect(bo.locator("#message")).to_have_text("")
         shoot(bo, f"three-races-{number}-phone")
 

@@ -585,14 +585,14 @@
     // A second's margin over the server's deadline: this page's idea of the server's
     // clock may run a little ahead, and an early Start would be refused "not_ready".
     const deadline = at(room.offer_at) + room.ready_seconds * 1000 + 1000;
-    const left = Math.max(0, Math.ceil((deadline - serverNow()) / 1000));
+    const left = Math.min(room.ready_seconds, Math.max(0, Math.ceil((deadline - serverNow()) / 1000)));
     const note = isOwner() ? (left ? T.offer_note_owner : T.offer_note_owner_now)
       : !left ? T.offer_note_late
       : !mine ? T.offer_note_watch
       : mine.ready ? T.offer_note_ready : T.offer_note;
     $("ready-note").textContent = note.replace("{s}", left);
     // Disabled, the owner's button says why, beside it and on it.
-    const reason = left ? T.start_wait.replace("{s}", left) : "";
+    const reason = left && isOwner() ? T.start_wait.replace("{s}", left) : "";
     $("start-now").disabled = Boolean(left);
     $("start-now").title = reason;
     $("start-reason").textContent = reason;
