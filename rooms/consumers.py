@@ -270,10 +270,10 @@ def _move(consumer, content):
 
 def _hint(consumer, content):
     pair = races.use_hint(consumer.player, consumer.code)
-    # The count on the page's Hint button is the server's, read after this hint counted.
-    entry = Entry.objects.select_related("race").get(
-        seat_id=consumer.seat_id, race__room__code=consumer.code, race__status=Race.Status.RUNNING
-    )
+    # The count on the page's Hint button is the server's, read after this hint counted
+    # (on the seat's latest board: the one hinted, even if the race has ended since).
+    boards = Entry.objects.select_related("race").filter(seat_id=consumer.seat_id)
+    entry = boards.order_by("-race__number").first()
     hints_left = entry.race.rules["hints"] - entry.hints_used
     return {"type": "hint", "pair": list(pair), "hints_left": hints_left}
 

@@ -57,7 +57,7 @@ async def test_no_deal_code_or_plan_reaches_a_socket_while_the_race_runs():
     i, j = a_legal_pair(position)
     await bo.ask(type="move", tiles=[i, j], n=0)
     hint = await bo.ask(type="hint")
-    assert set(hint) == {"type", "pair", "id"} and len(hint["pair"]) == 2
+    assert set(hint) == {"type", "pair", "hints_left", "id"} and len(hint["pair"]) == 2
     await bo.ask(type="snapshot")
     codes = await db(deal_codes)(room)
     for socket in (ana, bo):

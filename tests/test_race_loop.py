@@ -63,6 +63,8 @@ def test_the_ready_check_from_the_results_counts_down_for_everyone_and_starts_wh
     expect(player.locator("#ready-note")).to_contain_text("otherwise you sit this race out")
     expect(watcher.locator("#ready-note")).to_contain_text("The players are saying Ready")
     expect(watcher.get_by_role("button", name="Ready")).to_have_count(0)
+    expect(watcher.locator("#start-reason")).to_have_text("")  # the owner's, not theirs
+    expect(watcher.locator("#join-next")).to_be_hidden()  # no "a race is on" between races
     first = player.locator("#ready-note").inner_text()
     expect(player.locator("#ready-note")).not_to_have_text(first)  # the deadline runs
     for page, name in ((owner, "owner"), (player, "player"), (watcher, "spectator")):

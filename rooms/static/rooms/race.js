@@ -218,7 +218,7 @@
     watching = !seated && Boolean(told) && ["countdown", "playing", "done"].includes(phase);
     $("play-area").classList.toggle("watching", watching);
     const joinNext = $("join-next"); // on the join form of a visitor (rooms/room.html)
-    if (joinNext) joinNext.hidden = phase === "lobby";
+    if (joinNext) joinNext.hidden = !["countdown", "playing", "done"].includes(phase); // "a race is on"
     const note = !watching ? "" : snap.you !== null ? T.sitting_out : T.spectating;
     if (note) tell(note);
     else if ([T.sitting_out, T.spectating].includes($("notice").textContent)) tell("");
