@@ -81,10 +81,10 @@
       if (ws !== socket) return; // a socket this page gave up on
       retryMs = 500;
       if (link !== "first") { // its first message is a snapshot, that sorts the kept pairs
-      pending = pending.concat(resend || []);
-      resend = null;
-      setLink("resync");
-    }
+        pending = pending.concat(resend || []);
+        resend = null;
+        setLink("resync");
+      }
       send({ type: "ping", t: Date.now() });
       const waiting = outbox;
       outbox = [];
@@ -190,7 +190,10 @@
     render();
     if (state !== "up") return;
     // The cover is gone: the focus it held goes back to the board, and a refusal is told.
-    if (wasCovered && $("link-cover").contains(document.activeElement)) board.setFocus(board.focusIndex);
+    if (wasCovered && $("link-cover").contains(document.activeElement)) {
+      const i = board.focusIndex;
+      board.setFocus(i !== null && board.alive[i] ? i : null);
+    }
     if (refusedPairs) {
       say(refusedPairs === 1 ? T.link_refused_one : T.link_refused.replace("{n}", refusedPairs));
       refusedPairs = 0;
@@ -230,7 +233,7 @@
         acked = { race, pairs: Math.max(m.pairs_removed, acked.race === race ? acked.pairs : 0) };
         pending = pending.filter((pair) => pair.n >= m.pairs_removed);
         showProgress();
-        if (link === "resync") resendNext();
+        if (link === "resync" && resend) resendNext();
       }
       if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
       if (m.status && m.status !== "playing") {
