@@ -8,6 +8,7 @@ import os
 import re
 import signal
 import time
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -67,16 +68,20 @@ def clock_seconds(text: str) -> int:
 class CutSocket:
     """Every room socket of a page goes through here. `deaf`: the page hears nothing from
     the server; `mute`: the server hears nothing from the page (the socket stays open,
-    as on a dead network); `close()` ends the socket at both ends, and lets the next through."""
+    as on a dead network); `close()` ends the socket at both ends, and lets the next through;
+    `refuse`: a new socket is closed at once (the server is unreachable)."""
 
     def __init__(self, page):
         self.opened = 0
         self.ends = []
-        self.deaf = self.mute = False
+        self.deaf = self.mute = self.refuse = False
         page.route_web_socket(re.compile(r"/ws/rooms/"), self.route)
 
     def route(self, ws):
         self.opened += 1
+        if self.refuse:
+            ws.close(code=4000, reason="unreachable")
+            return
         server = ws.connect_to_server()
         self.ends.append((ws, server))
         ws.on_message(lambda message: None if self.mute else server.send(message))
@@ -240,3 +245,56 @@ def test_a_room_that_is_gone_is_said_so_and_not_tried_again(
     opened = link.opened
     time.sleep(3)  # past the first retries' waits
     assert link.opened == opened
+
+
+def test_cut_off_past_the_time_limit_the_clock_holds_and_back_it_shows_the_servers_time(
+    asgi_server, new_device, race_of_two_past_go
+):
+    room, (ana, bo) = race_of_two_past_go
+    race = Entry.objects.get(seat__player=ana).race
+    limit = round((timezone.now() - race.go_at).total_seconds()) + 3  # a limit 3 s away
+    race.time_limit_at = race.go_at + timedelta(seconds=limit)
+    race.save(update_fields=["time_limit_at"])
+    page = page_for(new_device, asgi_server, ana)
+    link = CutSocket(page)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#race")).to_have_attribute("data-link", "up")
+    link.refuse = True
+    link.close()
+    expect(page.locator("#link-cover")).to_be_visible()
+    held = f"0:{limit:02d}"
+    expect(page.locator("#clock")).to_have_text(held)
+    while timezone.now() < race.time_limit_at + timedelta(seconds=3):  # well past it, cut off
+        time.sleep(0.2)
+    expect(page.locator("#clock")).to_have_text(held)  # no "+": it does not run on by itself
+    link.refuse = False
+    page.get_by_role("button", name="Try now").click()
+    expect(page.locator("#race")).to_have_attribute("data-link", "up")
+    expect(page.locator("#clock")).to_contain_text(f"{held} +")
+    elapsed = (timezone.now() - race.go_at).total_seconds()
+    assert abs(clock_seconds(page.locator("#clock").text_content()) - elapsed) <= 2
+
+
+def test_a_tab_back_from_sleep_finds_its_dead_socket_at_once_and_resyncs(
+    asgi_server, new_device, race_of_two_past_go
+):
+    """The socket died silently while the tab slept (it still reads as open): the page,
+    shown again, checks it with a ping, finds no answer, and opens a new one."""
+    room, (ana, bo) = race_of_two_past_go
+    page = page_for(new_device, asgi_server, ana)
+    link = CutSocket(page)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#race")).to_have_attribute("data-link", "up")
+    link.cut()
+    page.evaluate("document.dispatchEvent(new Event('visibilitychange'))")
+    expect(page.locator("#link-cover")).to_be_visible(timeout=8_000)  # before the next 15 s ping
+    assert page.evaluate("document.querySelector('.board-scroll').inert")  # no tile to reach
+    # The next socket opens on a network as dead (nothing answers, not even its snapshot):
+    # it too is given up in turn, not waited on forever.
+    opened = link.opened
+    deadline = time.monotonic() + 30
+    while link.opened < opened + 2 and time.monotonic() < deadline:
+        page.wait_for_timeout(200)
+    assert link.opened >= opened + 2
+    link.deaf = link.mute = False  # the network is back
+    expect(page.locator("#race")).to_have_attribute("data-link", "up", timeout=20_000)

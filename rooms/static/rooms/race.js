@@ -132,7 +132,9 @@
     const now = Date.now();
     if (probeAt && now - probeAt > PROBE_MS) { drop(); return; }
     if (socket && socket.readyState === WebSocket.CONNECTING && now - openedAt > OPEN_WAIT_MS) { drop(); return; }
-    if (link === "up" && pending.length && now - lastPairAt > ACK_WAIT_MS && now - lastHeard > ACK_WAIT_MS) probe();
+    const quiet = now - Math.max(lastHeard, openedAt) > ACK_WAIT_MS;
+    // A pair unanswered, or a new socket that has not yet sent its snapshot: is it alive?
+    if (quiet && (link === "resync" || (link === "up" && pending.length && now - lastPairAt > ACK_WAIT_MS))) probe();
   }
 
   // Back from sleep, back online, or "Try now": a live socket is checked, none is opened at once.
