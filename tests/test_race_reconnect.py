@@ -241,6 +241,7 @@ def test_a_room_that_is_gone_is_said_so_and_not_tried_again(
     expect(cover).to_contain_text("Esta sala ya no existe")
     expect(page.locator("#link-rooms")).to_be_visible()
     expect(page.locator("#link-retry")).to_be_hidden()
+    expect(page.locator("#message")).to_be_empty()  # said once, on the cover
     shoot(page, "reconnect-room-gone-es-phone")
     opened = link.opened
     time.sleep(3)  # past the first retries' waits

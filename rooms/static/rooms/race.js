@@ -263,6 +263,7 @@
       offset = at(m.server_now) - (m.t + now) / 2;
     },
     error: (m) => {
+      if (m.code === "no_room") return; // the close (4404) that follows puts it on the cover
       say(m.message);
       if (link === "resync" && pending.length) { refuseResends(); return; }
       if (["illegal", "stale", "penalty", "too_fast", "entry_over", "race_over"].includes(m.code)) send({ type: "snapshot" });
