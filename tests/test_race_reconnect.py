@@ -15,11 +15,12 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from rooms import races
+from rooms import lobby, races
 from rooms.boards import deal_for, position_of
 from rooms.models import Entry, Move, Room
 from tests.browser_helpers import PHONE, page_for, server_side, shoot, tile
 from tests.drill_helpers import WebServer
+from tests.rooms_helpers import room_with
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -299,3 +300,36 @@ def test_a_tab_back_from_sleep_finds_its_dead_socket_at_once_and_resyncs(
     assert link.opened >= opened + 2
     link.deaf = link.mute = False  # the network is back
     expect(page.locator("#race")).to_have_attribute("data-link", "up", timeout=20_000)
+
+
+def test_a_board_cleared_while_the_server_heard_nothing_reads_cleared_only_once_stored(
+    asgi_server, new_device, settings
+):
+    """The tester's case: the whole board cleared with the server out of reach. Until the
+    server has stored the last pair, nothing says the board is done; back, it is stored
+    pair by pair, each once, and only then does the page say she finished."""
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    room, (ana, bo) = room_with("Ana", "Bo")
+    lobby.update_rules(ana, room.code, {"level": "beginner"})
+    races.start_race(ana, room.code, seed=7)
+    entry = Entry.objects.get(seat__player=ana)
+    plan = [sorted(pair) for pair in deal_for(entry.code).plan]
+    page = page_for(new_device, asgi_server, ana)
+    link = CutSocket(page)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#race")).to_have_attribute("data-link", "up")
+    link.mute = True  # the server hears nothing from the page
+    for pair in plan:
+        for index in pair:
+            tile(page, entry.code, index).click()
+    expect(page.locator(".tile:visible")).to_have_count(0)
+    expect(page.locator("#progress")).to_have_text("0%")  # nothing of it is stored
+    expect(page.locator("#done-banner")).to_be_hidden()
+    assert stored_pairs(entry) == []
+    link.close()
+    expect(page.locator("#done-banner")).to_contain_text("You finished", timeout=30_000)
+    expect(page.locator("#link-cover")).to_be_hidden()
+    expect(page.locator("#progress")).to_have_text("100%")
+    assert stored_pairs(entry) == plan  # every pair once, in the order played
+    entry.refresh_from_db()
+    assert entry.status == Entry.Status.FINISHED
