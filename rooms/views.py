@@ -2,6 +2,7 @@
 
 import contextlib
 
+from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import get_language
@@ -98,6 +99,7 @@ def room_page(request, code, error=None, status=200):
         "layout_choices": library.choices(player, get_language(), include=room.layout),
         "strings": {**board_strings(), **race_strings()},
         "initial": views_json.snapshot(room, seat),
+        "pair_floor_ms": settings.PAIR_FLOOR_MS,  # kept pairs sent again are spaced past it
     }
     return render(request, "rooms/room.html", context, status=status)
 
@@ -129,7 +131,12 @@ def race_strings() -> dict:
         "blocked_out": _("No more moves and no shuffle left: you can only give up."),
         "penalty": _("Shuffle penalty: wait…"),
         "confirm_give_up": _("Give up this race?"),
-        "reconnecting": _("Connection lost; reconnecting…"),
+        "link_down": _("Reconnecting — your moves are kept"),
+        "link_kept_one": _("1 pair waits to be sent."),
+        "link_kept": _("{n} pairs wait to be sent."),
+        "link_gone": _("This room no longer exists: the server closed it."),
+        "link_refused_one": _("1 pair did not reach the server: its tiles are back on the board."),
+        "link_refused": _("{n} pairs did not reach the server: their tiles are back on the board."),
         "cpu": _("CPU"),
         "remove_seat": _("Remove {name}"),
         "tag_owner": _("owner"),

@@ -49,25 +49,100 @@
   const fmt = (ms) => MahjongBoard.formatTime(ms);
 
   // --- the socket ---------------------------------------------------------------------
+  // The link to the server (docs/PROTOCOL.md §Reconnecting) is "first" (the page's own
+  // snapshot, the socket not yet answered), "up", "down" (no socket, or one found dead:
+  // the board and its controls freeze under a cover, and the pairs not yet acknowledged
+  // are kept), "resync" (a new socket: its snapshot is the truth; kept pairs it lacks are
+  // sent again one by one, and a last snapshot lifts the cover) or "gone" (no such room).
+  let link = "first";
+  let pending = []; // pairs sent or kept, not yet acknowledged, oldest first: {tiles, n}
+  let resend = null; // during a resync: the kept pairs still to send again (null: not sorted yet)
+  let refusedPairs = 0; // kept pairs the server did not take: their tiles came back
+  let lastHeard = 0; // Date.now() of the socket's last message
+  let heardServerAt = 0; // the server's time then: a cut-off clock holds past the limit there
+  let probeAt = 0; // a ping sent to check the socket, not yet answered
+  let openedAt = 0;
+  let lastPairAt = 0; // Date.now() of this page's last pair sent (the pace floor)
+  let retryTimer = null;
+  const PROBE_MS = 5000; // an unanswered ping: the socket is dead (a lost network, a tab that slept)
+  const ACK_WAIT_MS = 2500; // a pair unanswered this long makes the page check the socket
+  const OPEN_WAIT_MS = 10000; // a socket still opening then is given up and tried again
+  // docs/RULES.md §Fair play: pairs sent again are spaced past the server's pace floor.
+  const PAIR_GAP_MS = Number(root.dataset.pairFloorMs || 250) + 100;
+
   function connect() {
+    clearTimeout(retryTimer);
+    retryTimer = null;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    socket = new WebSocket(`${scheme}://${location.host}/ws/rooms/${code}/`);
-    socket.addEventListener("open", () => {
+    const ws = new WebSocket(`${scheme}://${location.host}/ws/rooms/${code}/`);
+    socket = ws;
+    openedAt = Date.now();
+    ws.addEventListener("open", () => {
+      if (ws !== socket) return; // a socket this page gave up on
       retryMs = 500;
-      $("connection").textContent = "";
+      if (link !== "first") { // its first message is a snapshot, that sorts the kept pairs
+        pending = pending.concat(resend || []);
+        resend = null;
+        setLink("resync");
+      }
       send({ type: "ping", t: Date.now() });
       const waiting = outbox;
       outbox = [];
       waiting.forEach(send);
     });
-    socket.addEventListener("message", (event) => receive(JSON.parse(event.data)));
-    socket.addEventListener("close", (event) => {
-      $("connection").textContent = T.reconnecting;
-      // Refused for too many sockets (its error says why): wait the longest.
-      if (event.code === 4429) retryMs = 8000;
-      setTimeout(connect, retryMs);
-      retryMs = Math.min(retryMs * 2, 8000);
-    });
+    ws.addEventListener("message", (event) => { if (ws === socket) heard(JSON.parse(event.data)); });
+    ws.addEventListener("close", (event) => { if (ws === socket) lost(event.code); });
+  }
+
+  function heard(message) {
+    lastHeard = Date.now();
+    probeAt = 0;
+    receive(message);
+    heardServerAt = serverNow();
+  }
+
+  // The socket closed, or was found dead: freeze, and try again with a growing wait.
+  function lost(closeCode) {
+    socket = null;
+    probeAt = 0;
+    clearTimeout(retryTimer);
+    if (closeCode === 4404) { setLink("gone"); return; } // no such room: nothing to come back to
+    setLink("down");
+    // Refused for too many sockets (its error says why): wait the longest.
+    if (closeCode === 4429) retryMs = 8000;
+    // Spread a little, so that a restarted server is not met by every page at once.
+    retryTimer = setTimeout(connect, retryMs * (0.8 + Math.random() * 0.4));
+    retryMs = Math.min(retryMs * 2, 8000);
+  }
+
+  function drop() {
+    const dead = socket;
+    lost(1006);
+    if (dead) dead.close();
+  }
+
+  // Is the socket alive? A ping; unanswered within PROBE_MS, the socket is dropped.
+  function probe() {
+    if (!socket || socket.readyState !== WebSocket.OPEN || probeAt) return;
+    probeAt = Date.now();
+    send({ type: "ping", t: probeAt });
+  }
+
+  function watchLink() {
+    const now = Date.now();
+    if (probeAt && now - probeAt > PROBE_MS) { drop(); return; }
+    if (socket && socket.readyState === WebSocket.CONNECTING && now - openedAt > OPEN_WAIT_MS) { drop(); return; }
+    const quiet = now - Math.max(lastHeard, openedAt) > ACK_WAIT_MS;
+    // A pair unanswered, or a new socket that has not yet sent its snapshot: is it alive?
+    if (quiet && (link === "resync" || (link === "up" && pending.length && now - lastPairAt > ACK_WAIT_MS))) probe();
+  }
+
+  // Back from sleep, back online, or "Try now": a live socket is checked, none is opened at once.
+  function checkLink() {
+    if (link === "gone") return;
+    if (socket) { probe(); return; }
+    retryMs = 500;
+    connect();
   }
 
   let resyncTimer = null;
@@ -78,7 +153,9 @@
 
   function send(message) {
     if (!socket || socket.readyState !== WebSocket.OPEN) {
-      outbox.push(message); // nothing is dropped: it goes as soon as the socket opens
+      // Nothing asked is dropped: it goes as soon as the socket opens. A new socket sends
+      // its snapshot by itself, and pairs wait in `pending`, not here.
+      if (!["snapshot", "ping", "move"].includes(message.type)) outbox.push(message);
       return null;
     }
     message.id = nextId++;
@@ -86,8 +163,51 @@
     return message.id;
   }
 
+  // The cover over the board while the link is not up: nothing under it can be played
+  // (the board is inert, its controls disabled) and the focus is not left there.
+  function showCover() {
+    const cover = $("link-cover");
+    const covered = ["down", "resync", "gone"].includes(link);
+    const shown = covered && Boolean(snap.entry) && !$("play-area").hidden && !watching;
+    const wasHidden = cover.hidden;
+    cover.hidden = !shown;
+    board.scrollEl.inert = covered;
+    const text = link === "gone" ? T.link_gone : T.link_down;
+    $("connection").textContent = covered && !shown ? text : "";
+    $("link-retry").hidden = link === "gone";
+    $("link-rooms").hidden = link !== "gone";
+    if (!shown) return;
+    // Written once the region shows, so that a screen reader reads it out.
+    $("link-cover-title").textContent = text;
+    const kept = link === "gone" ? 0 : pending.length + (resend ? resend.length : 0);
+    $("link-cover-kept").textContent = !kept ? "" : kept === 1 ? T.link_kept_one : T.link_kept.replace("{n}", kept);
+    const focus = document.activeElement;
+    if (wasHidden && (!focus || focus === document.body || $("play-area").contains(focus))) cover.focus();
+  }
+
+  function setLink(state) {
+    const wasCovered = ["down", "resync", "gone"].includes(link);
+    link = state;
+    root.dataset.link = state; // for the tests, which wait on it
+    render();
+    if (state !== "up") return;
+    // The cover is gone: the focus it held goes back to the board, and a refusal is told.
+    if (wasCovered && $("link-cover").contains(document.activeElement)) {
+      const i = board.focusIndex;
+      board.setFocus(i !== null && board.alive[i] ? i : null);
+    }
+    if (refusedPairs) {
+      say(refusedPairs === 1 ? T.link_refused_one : T.link_refused.replace("{n}", refusedPairs));
+      refusedPairs = 0;
+    }
+  }
+
   const HANDLERS = {
-    snapshot: (m) => { version = m.v; standingsAt = at(m.server_now); showSnapshot(m); },
+    snapshot: (m) => {
+      version = m.v;
+      standingsAt = at(m.server_now);
+      if (showSnapshot(m) && ["first", "resync"].includes(link)) resyncFrom(m);
+    },
     lobby: (m) => { snap.room = m.room; render(); },
     race_started: (m) => {
       // Every socket is sent a snapshot next: a seat's board of backs, and the standings.
@@ -117,7 +237,10 @@
       if (m.pairs_removed !== undefined && snap.race) {
         const race = snap.race.number;
         acked = { race, pairs: Math.max(m.pairs_removed, acked.race === race ? acked.pairs : 0) };
+        pending = pending.filter((pair) => pair.n >= m.pairs_removed);
+        showProgress();
         showStandings(); // this player's own row takes the pair at once (currentRows)
+        if (link === "resync" && resend) resendNext();
       }
       if (m.finished_ms !== undefined) myFinishMs = m.finished_ms;
       if (m.status && m.status !== "playing") {
@@ -148,7 +271,9 @@
       offset = at(m.server_now) - (m.t + now) / 2;
     },
     error: (m) => {
+      if (m.code === "no_room") return; // the close (4404) that follows puts it on the cover
       say(m.message);
+      if (link === "resync" && pending.length) { refuseResends(); return; }
       if (["illegal", "stale", "penalty", "too_fast", "entry_over", "race_over"].includes(m.code)) send({ type: "snapshot" });
       // The database is away: nothing was stored, so the board this page already moved
       // on must come back. Asked again each second until the server can answer.
@@ -188,7 +313,7 @@
     $("play-area").hidden = !boardShown;
     if (boardShown && wasHidden) board.fit(); // a hidden board measured nothing
     $("results").hidden = phase !== "results";
-    const acting = phase === "playing" && seated;
+    const acting = phase === "playing" && seated && ["first", "up"].includes(link);
     for (const id of ["hint", "shuffle", "give-up"]) {
       $(id).hidden = !seated; // a visitor watching has nothing to press
       $(id).disabled = !acting;
@@ -204,6 +329,7 @@
     // have run a little behind it, and a finished clock must not move again.
     if (myFinishMs !== null && phase !== "countdown") tick();
     showWatching(seated);
+    showCover();
     showReadyCheck();
     showDone();
     showStandings();
@@ -327,7 +453,8 @@
     // run on threads, so one may overtake another) would put tiles back and restart a
     // stopped clock: ask again for one that holds every acknowledged pair.
     const same = m.race && acked.race === m.race.number;
-    if (same && m.entry && m.entry.pairs_removed < acked.pairs) { send({ type: "snapshot" }); return; }
+    if (same && m.entry && m.entry.pairs_removed < acked.pairs) { send({ type: "snapshot" }); return false; }
+    if (link === "up") pending = []; // the server's board is the truth: what it lacks is not kept
     snap = m;
     snapRace = m.race ? m.race.number : null;
     offset = at(m.server_now) - Date.now();
@@ -343,9 +470,10 @@
       $("board").hidden = false;
       board.load(entry.board.tiles, entry.board.alive);
       board.fit();
-      $("progress").textContent = `${board.progress()}%`;
+      showProgress();
     }
     render();
+    return true;
   }
 
   function startPlaying(boardJson) {
@@ -358,10 +486,65 @@
 
   function sendPair(pair) {
     if (serverNow() < penaltyUntil) { say(T.penalty); send({ type: "snapshot" }); return; }
-    send({ type: "move", tiles: pair, n: pairsRemoved });
+    pending.push({ tiles: pair, n: pairsRemoved });
+    if (link === "up") sendMove(pending[pending.length - 1]); // else kept: the resync sends it
     pairsRemoved += 1;
-    $("progress").textContent = `${board.progress()}%`;
+    showProgress();
     checkBlocked();
+  }
+
+  function sendMove(pair) {
+    lastPairAt = Date.now();
+    send({ type: "move", tiles: pair.tiles, n: pair.n });
+  }
+
+  // What the server holds: a pair counts once it is acknowledged, so a board cleared
+  // here reads 100% only when the server has stored its last pair.
+  function showProgress() {
+    const unsure = pending.filter((pair) => !board.alive[pair.tiles[0]]).length;
+    const total = board.tiles.length;
+    $("progress").textContent = `${total ? Math.floor(((board.removedCount() - 2 * unsure) * 100) / total) : 0}%`;
+  }
+
+  // After (re)connecting, the socket's snapshot is the truth (docs/PROTOCOL.md
+  // §Reconnecting). A kept pair whose two tiles are still on its board never reached the
+  // server and is sent again, in order, after the count the snapshot gives; one whose
+  // tiles are both gone was stored; one half gone (a stand-in moved) can no longer be.
+  function resyncFrom(m) {
+    if (resend === null) {
+      const alive = new Set(m.entry ? m.entry.board.alive : []);
+      const open = Boolean(m.entry) && m.entry.status === "playing" && m.race.status === "running";
+      const missing = pending.filter((pair) => pair.tiles.every((i) => alive.has(i)));
+      const half = pending.filter((pair) => pair.tiles.some((i) => alive.has(i)) && !missing.includes(pair));
+      refusedPairs += half.length + (open ? 0 : missing.length);
+      resend = open ? missing : [];
+      pending = [];
+    }
+    if (resend.length || pending.length) { resendNext(); return; }
+    resend = null;
+    setLink("up");
+  }
+
+  // One kept pair at a time, each after the last one's answer; after the last, a snapshot.
+  let resendTimer = null;
+  function resendNext() {
+    if (pending.length) return;
+    if (!resend.length) { send({ type: "snapshot" }); return; } // the last word is the server's
+    const pair = { tiles: resend.shift().tiles, n: pairsRemoved };
+    pending.push(pair);
+    pairsRemoved += 1;
+    clearTimeout(resendTimer);
+    resendTimer = setTimeout(() => sendMove(pair), Math.max(0, lastPairAt + PAIR_GAP_MS - Date.now()));
+    showCover(); // how many still wait
+  }
+
+  // The server refused a kept pair: it and those after it come back with its snapshot,
+  // and the player is told once the cover lifts.
+  function refuseResends() {
+    refusedPairs += pending.length + resend.length;
+    pending = [];
+    resend = [];
+    send({ type: "snapshot" });
   }
 
   function checkBlocked() {
@@ -694,8 +877,11 @@
       return;
     }
     clockRace = race.number;
-    const elapsed = myFinishMs !== null ? myFinishMs : now - go;
     const limit = at(race.time_limit_at) - go;
+    let elapsed = myFinishMs !== null ? myFinishMs : now - go;
+    // Cut off from the server the clock runs on by itself up to the limit only: past it,
+    // it holds at the server's last word until the server speaks again.
+    if (!["first", "up"].includes(link) && myFinishMs === null) elapsed = Math.min(elapsed, Math.max(limit, heardServerAt - go));
     $("clock").textContent = elapsed > limit ? `${fmt(limit)} +${fmt(elapsed - limit)}` : fmt(elapsed);
     $("clock").classList.toggle("overtime", elapsed > limit);
   }
@@ -709,9 +895,15 @@
   $("hint").addEventListener("click", () => send({ type: "hint" }));
   $("shuffle").addEventListener("click", () => send({ type: "shuffle" }));
   $("give-up").addEventListener("click", () => { if (confirm(T.confirm_give_up)) send({ type: "give_up" }); });
-  MahjongBoard.listenKeys(board, { h: () => { if (phase === "playing" && snap.entry) send({ type: "hint" }); } });
+  MahjongBoard.listenKeys(board, { h: () => { if (phase === "playing" && snap.entry && link === "up") send({ type: "hint" }); } });
   MahjongBoard.setupTileStyle(root, $("tile-style"));
-  setInterval(() => send({ type: "ping", t: Date.now() }), 15000);
+  setInterval(probe, 15000);
+  setInterval(watchLink, 500);
+  // A tab back from sleep, or a network back: a socket that died meanwhile is found at once.
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) checkLink(); });
+  window.addEventListener("online", checkLink);
+  window.addEventListener("pageshow", (event) => { if (event.persisted) checkLink(); });
+  $("link-retry").addEventListener("click", checkLink);
   setInterval(tick, 100);
   showSnapshot(snap);
   connect();
