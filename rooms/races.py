@@ -79,7 +79,7 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
     no_race_running(room)
     number = room.next_race_number()
     seats = rematch.racers(room, number, list(room.seats.all()), now)  # a rematch's ready check
-    go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
+    go_at = now + timedelta(seconds=countdown_seconds(room))
     race = Race.objects.create(
         room=room,
         number=number,
@@ -101,6 +101,13 @@ def start_race(player: Player | None, code: str, now=None, seed=None) -> Race:
     events.publish_race_started(room, race, advance_version(room))
     cpu_steps.start_chains(race, seats)
     return race
+
+
+def countdown_seconds(room: Room) -> float:
+    """From the start to "go": the 3-2-1, after a ranked room's gathering (its players
+    are still on their way from the waiting page; docs/ACCOUNTS.md §Ranked)."""
+    gather = settings.RANKED_GATHER_SECONDS if room.ranked else 0
+    return gather + settings.RACE_COUNTDOWN_SECONDS
 
 
 def _deal_code(room: Room, level: str, seed) -> str:
