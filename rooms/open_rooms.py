@@ -71,7 +71,7 @@ def _row(room: Room) -> dict:
 
 
 def seats_label(humans: int, cpus: int) -> str:
-    """"2/20 players · 2 CPUs": the players are humans, and CPUs take seats of the 20 too."""
+    """ "2/20 players · 2 CPUs": the players are humans, and CPUs take seats of the 20 too."""
     players = _("%(taken)d/%(max)d players") % {"taken": humans, "max": MAX_SEATS}
     if not cpus:
         return players
