@@ -183,6 +183,9 @@ DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowe
 
 # The ranked queue starts a race of at least two this long after its oldest joined.
 RANKED_WAIT_SECONDS = env_int("RANKED_WAIT_SECONDS", 20)
+# A ranked race's 3-2-1 begins this long after its group forms: the waiting pages' next
+# poll and the race page's load come first, so everyone matched sees the whole countdown.
+RANKED_GATHER_SECONDS = env_int("RANKED_GATHER_SECONDS", 4)
 
 # Websockets open at once per device and per address (infra/socket_cap.py; 0: no cap).
 # An address may be a school or a mobile carrier's NAT, hence the larger number.

@@ -64,6 +64,7 @@ def game_replay(game: SoloGame) -> dict:
         "points": None,
         "pairs": len(events),
         "cpu_pairs": 0,
+        "stand_in_ms": None,
         "events": events,
     }
     return {
@@ -109,9 +110,23 @@ def _player(race: Race, entry: Entry, moves: list[Move]) -> dict:
         "place": entry.place,
         "points": float(entry.points) if entry.points is not None else None,
         "pairs": entry.pairs_removed,
-        "cpu_pairs": entry.cpu_pairs,
+        # As in the results: a stand-in's pairs on a human's board (a CPU seat's own
+        # pairs are its play, not help; docs/RULES.md §Leaving).
+        "cpu_pairs": 0 if entry.seat.is_cpu else entry.cpu_pairs,
+        "stand_in_ms": None if entry.seat.is_cpu else _stand_in_ms(race, entry, events),
         "events": events,
     }
+
+
+def _stand_in_ms(race: Race, entry: Entry, events: list[list]) -> int | None:
+    """When a stand-in first played this human's board: its takeover (the chain's start,
+    `cpu_kicked_at`) when that came before its first pair, else that first pair (a later
+    takeover moved `cpu_kicked_at` on). None when no stand-in made a pair here."""
+    first_pair = next((e[0] for e in events if e[1] == "pair" and e[4]), None)
+    if first_pair is None:
+        return None
+    kicked = _ms(race, entry.cpu_kicked_at)
+    return kicked if kicked is not None and kicked <= first_pair else first_pair
 
 
 def _rebuild(race: Race, entry: Entry, moves: list[Move]) -> list[list]:

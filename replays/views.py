@@ -116,5 +116,8 @@ def replay_strings() -> dict:
         "out": _("out of moves"),
         "playing": _("playing"),
         "cpu_help": _("with CPU help"),
+        "cpu_mark": _("CPU"),
+        "cpu_help_from": _("%(name)s: with CPU help from %(time)s")
+        % {"name": "{name}", "time": "{time}"},
         "board_of": _("Board of %(name)s") % {"name": "{name}"},
     }

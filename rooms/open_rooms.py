@@ -35,6 +35,7 @@ def open_rooms(limit: int = OPEN_ROOMS_LIMIT) -> list[dict]:
         .filter(Q(created_at__gte=now - PRESENT) | Exists(present))
         .annotate(
             taken=Count("seats"),
+            cpus=Count("seats", filter=~Q(seats__cpu_level="")),
             owner_nickname=Subquery(owner_seat.values("nickname")[:1]),
         )
         .filter(taken__lt=MAX_SEATS)
@@ -53,8 +54,10 @@ def _row(room: Room) -> dict:
         # A room racing on a chosen layout shows its name where others show their level.
         "level_label": _level_or_layout(room),
         "seats": room.taken,
+        "humans": room.taken - room.cpus,
+        "cpus": room.cpus,
         "max_seats": MAX_SEATS,
-        "seats_label": _("%(taken)d/%(max)d players") % {"taken": room.taken, "max": MAX_SEATS},
+        "seats_label": seats_label(room.taken - room.cpus, room.cpus),
         "rules": {
             "flowers": room.flowers,
             "time_limit_minutes": room.time_limit_minutes,
@@ -65,6 +68,14 @@ def _row(room: Room) -> dict:
         "url": reverse("room", args=[room.code]),
         "join_label": _("Join %(owner)s's room") % {"owner": owner},
     }
+
+
+def seats_label(humans: int, cpus: int) -> str:
+    """ "2/20 players · 2 CPUs": the players are humans, and CPUs take seats of the 20 too."""
+    players = _("%(taken)d/%(max)d players") % {"taken": humans, "max": MAX_SEATS}
+    if not cpus:
+        return players
+    return f"{players} · " + ngettext("%(n)d CPU", "%(n)d CPUs", cpus) % {"n": cpus}
 
 
 def _level_or_layout(room: Room) -> str:

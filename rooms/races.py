@@ -109,7 +109,7 @@ def _start_if_everyone_ready(code: str, now: datetime) -> Race | None:
 
 def _begin(room: Room, number: int, seats: list[Seat], now: datetime, seed) -> Race:
     """The countdown of race `number` for `seats` (the caller holds the room's lock)."""
-    go_at = now + timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS)
+    go_at = now + timedelta(seconds=countdown_seconds(room))
     race = Race.objects.create(
         room=room,
         number=number,
@@ -131,6 +131,13 @@ def _begin(room: Room, number: int, seats: list[Seat], now: datetime, seed) -> R
     events.publish_race_started(room, race, advance_version(room))
     cpu_steps.start_chains(race, seats)
     return race
+
+
+def countdown_seconds(room: Room) -> float:
+    """From the start to "go": the 3-2-1, after a ranked room's gathering (its players
+    are still on their way from the waiting page; docs/ACCOUNTS.md §Ranked)."""
+    gather = settings.RANKED_GATHER_SECONDS if room.ranked else 0
+    return gather + settings.RACE_COUNTDOWN_SECONDS
 
 
 def _deal_code(room: Room, level: str, seed) -> str:

@@ -10,6 +10,7 @@ from accounts.identity import ensure_player, player_for_request
 from rooms import ranked
 from rooms.errors import RoomError
 from rooms.models import Level
+from rooms.views_json import rating_labels
 
 
 def ranked_page(request, error=None, status=200):
@@ -19,6 +20,7 @@ def ranked_page(request, error=None, status=200):
         "levels": Level.choices,
         "level_label": Level(state["level"]).label if state["waiting"] else "",
         "nickname": player.nickname,
+        "rating": rating_labels([player.pk])[player.pk],
         "state": state,
         "wait_seconds": settings.RANKED_WAIT_SECONDS,
         "error": error,

@@ -120,6 +120,7 @@ def race_strings() -> dict:
     return {
         "you_line": _("You: {place}, {progress}%"),
         "go": _("Go!"),
+        "get_ready": _("Get ready"),
         "waiting": _("Waiting for the owner to start"),
         "finished": _("finished"),
         "out": _("out of moves"),

@@ -1,10 +1,13 @@
 """The JSON shapes of rooms, races, standings and results (events and snapshots)."""
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.db.models import Sum
 from django.utils import timezone
 
-from accounts.models import RatingChange
+from accounts.models import Rating, RatingChange
+from accounts.ratings import START_DEVIATION, START_RATING, is_provisional
 from mahjong.rules import time_limit_ms
 from rooms import hot_sql, ranking
 from rooms.boards import board_json
@@ -15,18 +18,36 @@ def iso(moment) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def seat_json(seat: Seat, next_number: int) -> dict:
+def seat_json(seat: Seat, next_number: int, rating: str | None = None) -> dict:
     return {
         "id": seat.pk,
         "nickname": seat.nickname,
         "cpu": seat.cpu_level or None,
         # Said "Ready" for the room's next race (a rematch's ready check; CPUs always are).
         "ready": seat.is_cpu or seat.ready_for >= next_number,
+        "rating": rating,  # in a ranked room: "1500?" (docs/ACCOUNTS.md §Ratings)
     }
+
+
+def rating_label(value: float, deviation: float | None) -> str:
+    """A rating as players read it: its shown number, "?" while provisional."""
+    provisional = deviation is not None and is_provisional(deviation)
+    return f"{round(value)}{'?' if provisional else ''}"
+
+
+def rating_labels(player_ids) -> dict[int, str]:
+    """Each player's rating label; an unrated player starts at 1500, provisional."""
+    found = Rating.objects.filter(player_id__in=player_ids).values_list(
+        "player_id", "value", "deviation"
+    )
+    labels = {player: rating_label(value, deviation) for player, value, deviation in found}
+    return {p: labels.get(p, rating_label(START_RATING, START_DEVIATION)) for p in player_ids}
 
 
 def room_json(room: Room) -> dict:
     next_number = room.next_race_number()
+    seats = list(room.seats.all())
+    ratings = rating_labels([s.player_id for s in seats if s.player_id]) if room.ranked else {}
     return {
         "code": room.code,
         # A ranked room has no owner's tools: nobody's page shows them.
@@ -34,7 +55,7 @@ def room_json(room: Room) -> dict:
         "ranked": room.ranked,
         "public": room.public,  # listed on /rooms/ while in its lobby
         "rules": room.rules(),
-        "seats": [seat_json(seat, next_number) for seat in room.seats.all()],
+        "seats": [seat_json(seat, next_number, ratings.get(seat.player_id)) for seat in seats],
         "next_race": next_number,
         "offer_at": iso(room.offer_at),
         "ready_seconds": settings.REMATCH_READY_SECONDS,
@@ -53,6 +74,10 @@ def race_json(race: Race) -> dict:
         "rules": race.rules,
         "started_at": iso(race.started_at),
         "go_at": iso(race.go_at),
+        # The 3-2-1 begins here; before it a ranked race gathers its players ("Get ready").
+        "countdown_at": iso(race.go_at - timedelta(seconds=settings.RACE_COUNTDOWN_SECONDS))
+        if race.go_at
+        else None,
         "time_limit_at": iso(race.time_limit_at),
         "cut_off_at": iso(race.cut_off_at),
         "finished_at": iso(race.finished_at),
@@ -99,18 +124,27 @@ def results_json(race: Race) -> list[dict]:
             "level": e.level,
             "code": e.code,
             "timeline": timeline(race, e),
-            "rating_change": rated.get(e.seat.player_id),
+            "rating_change": rated.get(e.seat.player_id, {}).get("change"),
+            # "1500? → 1662?": the rating before and after this race.
+            "rating_from": rated.get(e.seat.player_id, {}).get("from"),
+            "rating_to": rated.get(e.seat.player_id, {}).get("to"),
         }
         for e in entries
     ]
 
 
-def _rating_changes(race: Race) -> dict[int, int]:
-    """Each rated player's change of rating in this ranked race, in whole points."""
-    changes = RatingChange.objects.filter(race_ref=race.pk).values_list(
-        "player_id", "before", "after"
-    )
-    return {player: round(after) - round(before) for player, before, after in changes}
+def _rating_changes(race: Race) -> dict[int, dict]:
+    """Each rated player's change of rating in this ranked race: in whole points, and
+    the ratings before and after it as labels."""
+    changes = RatingChange.objects.filter(race_ref=race.pk)
+    return {
+        c.player_id: {
+            "change": c.shown_delta,
+            "from": rating_label(c.before, c.deviation_before),
+            "to": rating_label(c.after, c.deviation),
+        }
+        for c in changes
+    }
 
 
 def timeline(race: Race, entry: Entry) -> list[list[int]]:

@@ -59,6 +59,8 @@ def test_a_public_room_is_listed_in_the_json_with_what_a_player_needs_to_choose(
             "level": "medium",
             "level_label": "Medium",
             "seats": 2,
+            "humans": 2,
+            "cpus": 0,
             "max_seats": MAX_SEATS,
             "seats_label": "2/20 players",
             "rules": {"flowers": True, "time_limit_minutes": 5, "hints": 1, "shuffles": 0},
@@ -67,6 +69,17 @@ def test_a_public_room_is_listed_in_the_json_with_what_a_player_needs_to_choose(
             "join_label": "Join Ana's room",
         }
     ]
+
+
+@pytest.mark.django_db
+def test_the_player_count_counts_humans_and_says_the_cpus_apart():
+    public_room("Ana", "Bo", cpus=("steady", "steady"))
+    (row,) = listed()
+    assert (row["seats"], row["humans"], row["cpus"]) == (4, 2, 2)
+    assert row["seats_label"] == "2/20 players · 2 CPUs"
+    assert "2/20 players · 2 CPUs" in rooms_page()
+    public_room("Cy", cpus=("steady",))
+    assert listed()[0]["seats_label"] == "1/20 players · 1 CPU"
 
 
 @pytest.mark.django_db
@@ -262,6 +275,18 @@ def test_open_rooms_fit_the_screen(asgi_server, new_device, viewport):
         box = row.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
     shoot(page, f"open_rooms_{viewport['width']}")
+
+
+def test_a_phone_lists_the_open_rooms_on_screen_above_the_create_form(asgi_server, new_device):
+    server_side(public_room, "Ana", "Bo", cpus=("steady",))
+    page = page_for(new_device, asgi_server, None, PHONE)
+    page.goto(f"{asgi_server.url}/rooms/")
+    row = page.locator(".open-room")
+    expect(row).to_contain_text("2/20 players · 1 CPU")
+    create = page.get_by_role("heading", name="Create a room").bounding_box()
+    box = row.bounding_box()
+    assert box["y"] + box["height"] <= min(create["y"], PHONE["height"])
+    shoot(page, "open_rooms_phone_first")
 
 
 @pytest.mark.django_db

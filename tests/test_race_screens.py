@@ -168,7 +168,10 @@ def test_a_ranked_room_says_what_happens_next_instead_of_waiting_for_an_owner(
     page.goto(f"{asgi_server.url}/rooms/{code}/")
     expect(page.locator("#results-waiting")).to_contain_text("join the queue again")
     expect(page.locator("#rating-head")).to_be_visible()  # a tie: no rating moves
-    expect(page.locator("#results-rows tr").first.locator("td").last).to_have_text("0")
+    expect(page.locator("#results-rows tr").first.locator("td").last).to_have_text(
+        "1500? → 1500? (0)"
+    )
+    expect(page.get_by_role("button", name="Queue again")).to_be_visible()
     expect(page.get_by_text("Waiting for the owner")).to_have_count(0)
 
 

@@ -1,12 +1,20 @@
 """The /ranked/ pages: join and leave the queue, the status poll, and two Chromium
 players whose waiting pages move to their race by themselves."""
 
+import time
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
-from accounts.models import Player
+from accounts.models import Player, Rating
+from rooms import races, ranked, views_json
 from rooms.models import QueueEntry, Room
 from tests.accounts_helpers import device_player
+from tests.browser_helpers import server_side, shoot
+from tests.rooms_helpers import room_with
+from tests.test_ranked_queue import play_pairs, ranked_race
 
 
 def join(client, level="easy", nickname="Ana"):
@@ -106,3 +114,128 @@ def test_two_waiting_players_are_taken_to_their_ranked_race(asgi_server, new_dev
         expect(page.locator("#ranked-note")).to_be_visible()
     room = Room.objects.get(code=code)
     assert room.ranked and room.seats.count() == 2
+
+
+# --- ratings where players look, the countdown, what a ranked room leaves out ---------
+@pytest.mark.django_db
+def test_the_queue_shows_the_players_rating_with_a_question_mark_while_provisional(client):
+    page = client.get("/ranked/").content.decode()
+    assert "Your rating: 1500?" in page  # unrated: 1500, provisional
+    join(client)
+    Rating.objects.create(player=device_player(client), value=1623.4, deviation=80)
+    assert "Your rating: 1623<" in client.get("/ranked/").content.decode()  # established
+
+
+@pytest.mark.django_db
+def test_a_ranked_rooms_seats_carry_each_rating_and_a_friends_room_none(settings):
+    settings.RANKED_WAIT_SECONDS = 0
+    ana, bo = Player.objects.create(), Player.objects.create()
+    Rating.objects.create(player=bo, value=1712.2, deviation=300)
+    ranked.join_queue(ana, "easy", "Ana")
+    ranked.join_queue(bo, "easy", "Bo")
+    (code,) = ranked.form_groups("easy")
+    seats = views_json.room_json(Room.objects.get(code=code))["seats"]
+    assert {s["nickname"]: s["rating"] for s in seats} == {"Ana": "1500?", "Bo": "1712?"}
+    room, _players = room_with("Cy", "Di")
+    assert {s["rating"] for s in views_json.room_json(room)["seats"]} == {None}
+
+
+@pytest.mark.django_db
+def test_the_results_read_each_rating_before_and_after_the_race():
+    race, (ana, bo), now = ranked_race("Ana", "Bo")
+    play_pairs(race, ana, 2, now)
+    races.give_up(ana, race.room.code, now=now)
+    races.give_up(bo, race.room.code, now=now)
+    race.refresh_from_db()
+    rows = {r["nickname"]: r for r in views_json.results_json(race)}
+    after = {p: f"{Rating.objects.get(player=p).shown}?" for p in (ana, bo)}
+    assert (rows["Ana"]["rating_from"], rows["Ana"]["rating_to"]) == ("1500?", after[ana])
+    assert (rows["Bo"]["rating_from"], rows["Bo"]["rating_to"]) == ("1500?", after[bo])
+    assert rows["Ana"]["rating_change"] > 0 > rows["Bo"]["rating_change"]
+
+
+@pytest.mark.django_db
+def test_a_ranked_race_gathers_its_players_before_its_whole_countdown(settings):
+    settings.RANKED_GATHER_SECONDS, settings.RACE_COUNTDOWN_SECONDS = 4, 3
+    race, _players, _now = ranked_race("Ana", "Bo")
+    assert race.go_at - race.started_at == timedelta(seconds=7)
+    shown = views_json.race_json(race)
+    assert shown["countdown_at"] == (race.go_at - timedelta(seconds=3)).isoformat()
+    room, (cy, _di) = room_with("Cy", "Di")
+    friends = races.start_race(cy, room.code)
+    assert friends.go_at - friends.started_at == timedelta(seconds=3)  # no gathering
+
+
+@pytest.mark.django_db
+def test_a_ranked_race_page_has_no_way_back_to_the_queue_mid_race_and_no_room_table(client):
+    race, _players, _now = ranked_race("Ana", "Bo")
+    page = client.get(f"/rooms/{race.room.code}/").content.decode()
+    assert "Back to the ranked queue" not in page
+    assert '<ol id="room-table" hidden>' in page
+    assert 'id="queue-again"' not in page  # a visitor: nothing to queue again for
+
+
+COUNTS_SEEN = """
+window.addEventListener("DOMContentLoaded", () => {
+  window.countsSeen = [];
+  const countdown = document.getElementById("countdown");
+  if (!countdown) return;
+  const note = () => {
+    const text = countdown.hidden ? "" : countdown.textContent;
+    const seen = window.countsSeen;
+    if (text && text !== seen[seen.length - 1]) seen.push(text);
+  };
+  new MutationObserver(note).observe(countdown, {childList: true, characterData: true,
+    subtree: true, attributes: true});
+  note();
+});
+"""
+
+
+def wait_for_go(page, seconds=20):
+    """Until the page's countdown said "Go!" (the page's policy forbids wait_for_function)."""
+    deadline = time.monotonic() + seconds
+    while "Go!" not in page.evaluate("window.countsSeen"):
+        assert time.monotonic() < deadline, page.evaluate("window.countsSeen")
+        page.wait_for_timeout(100)
+
+
+def test_matched_players_see_the_whole_countdown_ratings_and_queue_again(
+    asgi_server, new_device, settings
+):
+    settings.RANKED_WAIT_SECONDS, settings.RACE_COUNTDOWN_SECONDS = 1, 3
+    pages = [new_device() for _ in range(2)]
+    for page, name in zip(pages, ("Ana", "Bo"), strict=True):
+        page.context.add_init_script(COUNTS_SEEN)
+        page.goto(f"{asgi_server.url}/ranked/")
+        expect(page.locator(".your-rating")).to_have_text("Your rating: 1500?")
+        page.fill("#ranked-nickname", name)
+        page.get_by_label("Beginner").check()
+        page.get_by_role("button", name="Join the queue").click()
+        expect(page.locator("#queue .your-rating, #ranked-note").first).to_be_visible()
+    for page in pages:
+        page.wait_for_url("**/rooms/*/")
+        wait_for_go(page)
+        expect(page.locator("#leaders")).to_contain_text("1500?")
+        seen = page.evaluate("window.countsSeen")
+        assert [c for c in seen if c.isdigit()] == ["3", "2", "1"], seen
+        expect(page.get_by_role("link", name="Back to the ranked queue")).to_have_count(0)
+    code = pages[0].url.rstrip("/").rsplit("/", 1)[-1]
+    ana, bo = (Player.objects.get(nickname=n) for n in ("Ana", "Bo"))
+    race = Room.objects.get(code=code).current_race()
+    server_side(play_pairs, race, ana, 2, timezone.now())
+    for player in (ana, bo):
+        server_side(races.give_up, player, code)
+    ana_page = pages[0]
+    expect(ana_page.locator("#results")).to_be_visible()
+    expect(ana_page.locator("#results-rows tr.me")).to_contain_text("1500? → ")
+    expect(ana_page.locator("#results-rows tr.me")).to_contain_text(
+        f"{Rating.objects.get(player=ana).shown}? (+"
+    )
+    expect(ana_page.locator("#room-table")).to_be_hidden()
+    expect(ana_page.get_by_text("Room table (points)")).to_be_hidden()
+    shoot(ana_page, "ranked-results-desktop")
+    ana_page.get_by_role("button", name="Queue again").click()
+    ana_page.wait_for_url("**/ranked/")
+    expect(ana_page.locator("#queue-state")).to_have_text("Beginner: 1 waiting")
+    assert QueueEntry.objects.get(player=ana).player.nickname == "Ana"

@@ -5,7 +5,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Player
 from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
-from tests.test_replays import a_finished_race
+from tests.test_replays import STAND_IN_AT, a_finished_race, a_race_a_stand_in_helped
 from tests.test_solo_flow import BEGINNER_CODE, all_but_the_last_pair, win_on_the_page
 
 
@@ -42,6 +42,50 @@ def test_a_replay_plays_at_eight_times_pauses_scrubs_and_steps(asgi_server, new_
     expect(page.locator("#replay-standings li").first).to_contain_text("Bo")
     assert tiles_shown(page, "Bo") == 0
     shoot(page, "replay-desktop")
+
+
+def standing_of(page, nickname: str):
+    return page.locator("#replay-standings li", has_text=nickname)
+
+
+def test_the_cpu_help_mark_sits_at_the_takeover_and_the_help_shows_from_then(
+    asgi_server, new_device
+):
+    race = server_side(a_race_a_stand_in_helped)
+    page = page_for(new_device, asgi_server, None, DESKTOP)
+    page.goto(f"{asgi_server.url}/replays/race/{race.pk}/")
+    mark = page.locator(".cpu-mark")
+    expect(mark).to_have_count(1)  # Ana's stand-in; a CPU seat is no help
+    length = int(page.locator("#timeline").get_attribute("max"))
+    track, box = page.locator("#timeline").bounding_box(), mark.bounding_box()
+    thumb = 16  # Chromium's range thumb: its track runs from half a thumb in
+    at = track["x"] + thumb / 2 + (track["width"] - thumb) * (STAND_IN_AT * 1000 / length)
+    assert abs(box["x"] + box["width"] / 2 - at) < 3
+    expect(standing_of(page, "Ana")).not_to_contain_text("with CPU help")
+    page.locator("#timeline").fill(str(STAND_IN_AT * 1000 - 500))
+    expect(standing_of(page, "Ana")).not_to_contain_text("with CPU help")
+    page.locator("#timeline").fill(str(STAND_IN_AT * 1000))
+    expect(standing_of(page, "Ana")).to_contain_text("with CPU help")
+    page.keyboard.press("End")
+    expect(standing_of(page, "Ana")).to_contain_text("with CPU help")
+    expect(standing_of(page, "Bo")).not_to_contain_text("with CPU help")
+    shoot(page, "replay-stand-in-desktop")
+
+
+def test_follow_the_leader_moves_to_the_leader_still_playing_once_the_first_finishes(
+    asgi_server, new_device
+):
+    race = server_side(a_race_a_stand_in_helped)  # Bo done at 0:18, Ana plays on
+    page = page_for(new_device, asgi_server, None, DESKTOP)
+    page.goto(f"{asgi_server.url}/replays/race/{race.pk}/")
+    page.get_by_label("Follow the leader").check()
+    page.locator("#timeline").fill("10000")
+    expect(page.locator("#focus-area .replay-board")).to_contain_text("Bo")
+    page.locator("#timeline").fill("19000")
+    expect(standing_of(page, "Bo")).to_contain_text("0:18")
+    expect(page.locator("#focus-area .replay-board")).to_contain_text("Ana")
+    page.keyboard.press("End")  # the race is over: the winner
+    expect(page.locator("#focus-area .replay-board")).to_contain_text("Bo")
 
 
 def test_a_phone_shows_one_board_and_switches(asgi_server, new_device):

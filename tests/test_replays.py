@@ -16,8 +16,10 @@ from practice import actions as practice_actions
 from practice.models import SoloGame
 from rooms import cpu_seats, lobby, races
 from rooms.models import Entry, Move
+from rooms.views_json import results_json
 from tests.practice_helpers import moves_to_a_dead_end
 from tests.rooms_helpers import room_with
+from tests.test_stand_in_records import stand_in_plays_on
 
 pytestmark = pytest.mark.django_db
 T0 = timezone.now()
@@ -58,6 +60,33 @@ def a_finished_race(checkpoints: list | None = None):
         races.play_pair(bo, room.code, sorted(pair), n, now=go + timedelta(seconds=2 + 3 * n))
         if n == 7:
             check(bo_entry, 2 + 3 * n)
+    race.refresh_from_db()
+    return race
+
+
+STAND_IN_AT = 20  # seconds after go: a stand-in takes Ana's board, Bo has finished
+
+
+def a_race_a_stand_in_helped():
+    """Ana makes three pairs and goes away; Bo clears the board by 0:18; at 0:20 a
+    stand-in takes Ana's board and plays it to its end. A steady CPU seat plays too."""
+    room, (ana, bo) = room_with("Ana", "Bo", cpus=("steady",))
+    lobby.update_rules(ana, room.code, {"level": "beginner"})
+    race = races.start_race(ana, room.code, now=T0, seed=BEGINNER_SEED)
+    go = race.go_at
+    ana_entry = race.entries.get(seat__player=ana)
+    for n, pair in enumerate(deal_for(ana_entry.code).plan[:3]):
+        races.play_pair(ana, room.code, sorted(pair), n, now=go + timedelta(seconds=1 + n))
+    cpu_entry = race.entries.get(seat__cpu_level="steady")
+    for step in (1, 2):
+        cpu_seats.cpu_act(
+            None, room.code, cpu_entry.seat_id, step, now=go + timedelta(seconds=4 * step)
+        )
+    bo_entry = race.entries.get(seat__player=bo)
+    for n, pair in enumerate(deal_for(bo_entry.code).plan):
+        races.play_pair(bo, room.code, sorted(pair), n, now=go + timedelta(seconds=2 + n))
+    ana_entry.refresh_from_db()
+    stand_in_plays_on(ana_entry, go + timedelta(seconds=STAND_IN_AT))
     race.refresh_from_db()
     return race
 
@@ -112,7 +141,24 @@ def test_a_replay_shows_each_board_as_the_database_held_it_along_the_way(client)
         player = players[seat]
         assert boards_at(player, replay["deals"][player["code"]], t) == (alive, faces)
     cpu = next(p for p in replay["players"] if p["cpu"])
-    assert (cpu["pairs"], cpu["cpu_pairs"]) == (3, 3)
+    assert cpu["pairs"] == 3
+
+
+def test_cpu_pairs_are_a_stand_ins_pairs_on_a_human_board_never_a_cpu_seats_own(client):
+    race = a_race_a_stand_in_helped()
+    assert race.status == "finished"
+    players = {p["nickname"]: p for p in replay_of(client, race).json()["players"]}
+    ana, bo, cpu = players["Ana"], players["Bo"], next(p for p in players.values() if p["cpu"])
+    assert cpu["pairs"] > 0 and cpu["cpu_pairs"] == 0 and cpu["stand_in_ms"] is None
+    assert ana["status"] == "finished"
+    assert ana["cpu_pairs"] == ana["pairs"] - 3 > 0
+    assert (bo["cpu_pairs"], bo["stand_in_ms"]) == (0, None)
+    # The help starts at the takeover, before the stand-in's first pair.
+    first_cpu_pair = min(e[0] for e in ana["events"] if e[1] == "pair" and e[4])
+    assert ana["stand_in_ms"] == STAND_IN_AT * 1000 < first_cpu_pair
+    assert {r["nickname"]: r["cpu_pairs"] for r in results_json(race)} == {
+        p["nickname"]: p["cpu_pairs"] for p in players.values()
+    }
 
 
 def test_every_move_of_a_replay_is_legal_for_the_engine_in_order(client):

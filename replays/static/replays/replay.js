@@ -163,7 +163,7 @@
     $("replay-standings").replaceChildren(...rows.map((row) => {
       const item = document.createElement("li");
       const p = row.board.player;
-      item.textContent = `${p.nickname} ${label(row)}${p.cpu_pairs && !p.cpu ? ` (${T.cpu_help})` : ""}`;
+      item.textContent = `${p.nickname} ${label(row)}${helped(p, now) ? ` (${T.cpu_help})` : ""}`;
       if (row.board === focused) item.classList.add("me");
       return item;
     }));
@@ -177,12 +177,36 @@
     }
   }
 
+  // A stand-in played this human's board by `t` (docs/RULES.md §Leaving): not before.
+  function helped(player, t) {
+    return player.cpu_pairs > 0 && player.stand_in_ms !== null && t >= player.stand_in_ms;
+  }
+
+  // Where each stand-in took over, marked under the timeline at that moment.
+  function markStandIns() {
+    $("timeline-marks").replaceChildren(...data.players.filter((p) => p.cpu_pairs > 0 && p.stand_in_ms !== null).map((p) => {
+      const mark = document.createElement("span");
+      mark.className = "cpu-mark";
+      mark.style.setProperty("--at", String(length ? p.stand_in_ms / length : 0));
+      mark.title = T.cpu_help_from.replace("{name}", p.nickname).replace("{time}", fmt(p.stand_in_ms));
+      mark.textContent = T.cpu_mark;
+      return mark;
+    }));
+  }
+
+  // Follow the leader: once the first board is done, the first one still being played;
+  // the winner when the race is over.
+  function leader(rows, t) {
+    const playing = t < length && rows.find((row) => row.status === "playing");
+    return (playing || rows[0]).board;
+  }
+
   // --- the moment shown ----------------------------------------------------------------
   function show(t) {
     now = Math.max(0, Math.min(length, t));
     for (const board of boards) advance(board, now);
     const rows = standings(now);
-    if ($("follow").checked && rows.length && rows[0].board !== focused) focus(rows[0].board, false);
+    if ($("follow").checked && rows.length && leader(rows, now) !== focused) focus(leader(rows, now), false);
     showStandings(rows);
     $("timeline").value = String(Math.round(now));
     $("replay-clock").textContent = fmt(now);
@@ -259,5 +283,6 @@
   // One board (a practice game): nothing to follow, jump between or switch.
   for (const el of document.querySelectorAll(".many-boards")) el.hidden = boards.length < 2;
   root.classList.toggle("solo", boards.length < 2);
+  markStandIns();
   focus(boards[0], false);
 })();

@@ -358,7 +358,8 @@
     if (seat.id === snap.room.owner_seat) tags.push(T.tag_owner);
     if (seat.id === snap.you) tags.push(T.tag_you);
     if (snap.room.offer_at && !seat.cpu) tags.push(seat.ready ? T.ready_yes : T.ready_no);
-    return tags.length ? `${seat.nickname} (${tags.join(", ")})` : seat.nickname;
+    const name = seat.rating ? `${seat.nickname} ${seat.rating}` : seat.nickname; // ranked: "Ana 1500?"
+    return tags.length ? `${name} (${tags.join(", ")})` : name;
   }
 
   function showLobby() {
@@ -653,8 +654,12 @@
     tell(pairs === 1 ? T.you_are_back_one : T.you_are_back.replace("{n}", pairs));
   }
 
-  // "Bo (CPU standing in)" while a CPU plays an away player's board.
-  const shownName = (row) => (row.stand_in ? `${row.nickname} (${T.stand_in})` : row.nickname);
+  // "Bo (CPU standing in)" while a CPU plays an away player's board; "Bo 1500?" ranked.
+  const ratingOf = (seatId) => (snap.room.seats.find((seat) => seat.id === seatId) || {}).rating;
+  const shownName = (row, rating = ratingOf(row.seat)) => {
+    const name = rating ? `${row.nickname} ${rating}` : row.nickname;
+    return row.stand_in ? `${name} (${T.stand_in})` : name;
+  };
 
   function standingLabel(row) {
     if (row.status === "playing") return `${row.progress}%`;
@@ -711,11 +716,11 @@
     $("results-rows").replaceChildren(...(snap.results || []).map((row) => {
       const tr = document.createElement("tr");
       const time = row.finished_ms !== null ? fmt(row.finished_ms) : resultStatus(row);
-      let name = row.seat === snap.you ? `${shownName(row)} (${T.tag_you})` : shownName(row);
+      let name = row.seat === snap.you ? `${shownName(row, null)} (${T.tag_you})` : shownName(row, null);
       if (row.cpu_pairs) name += ` — ${T.cpu_help.replace("{n}", row.cpu_pairs).replace("{total}", row.pairs)}`;
       const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used,
         pointsText(row.points)];
-      if (ranked) cells.push(signed(row.rating_change));
+      if (ranked) cells.push(row.rating_from ? `${row.rating_from} → ${row.rating_to} (${signed(row.rating_change)})` : signed(row.rating_change));
       for (const text of cells) {
         const td = document.createElement("td");
         td.textContent = text;
@@ -858,10 +863,11 @@
     if (now < go && goSeen !== race.number) {
       const second = Math.ceil((go - now) / 1000);
       countdown.hidden = false;
-      countdown.textContent = String(second);
+      const gathering = race.countdown_at && now < at(race.countdown_at); // ranked: players arrive
+      countdown.textContent = gathering ? T.get_ready : String(second);
       $("clock").textContent = fmt(0); // not the last race's time
       $("clock").classList.remove("overtime");
-      soundOnce(`${race.number}:${second}`, "count");
+      if (!gathering) soundOnce(`${race.number}:${second}`, "count");
       goShownUntil = go + 800;
       if (phase !== "countdown") render();
       return;
