@@ -62,6 +62,7 @@
   let heardServerAt = 0; // the server's time then: a cut-off clock holds past the limit there
   let probeAt = 0; // a ping sent to check the socket, not yet answered
   let openedAt = 0;
+  let snapshotAskedAt = 0; // Date.now() a resyncing socket last asked for its snapshot
   let lastPairAt = 0; // Date.now() of this page's last pair sent (the pace floor)
   let retryTimer = null;
   const PROBE_MS = 5000; // an unanswered ping: the socket is dead (a lost network, a tab that slept)
@@ -135,6 +136,12 @@
     const quiet = now - Math.max(lastHeard, openedAt) > ACK_WAIT_MS;
     // A pair unanswered, or a new socket that has not yet sent its snapshot: is it alive?
     if (quiet && (link === "resync" || (link === "up" && pending.length && now - lastPairAt > ACK_WAIT_MS))) probe();
+    // A new socket whose first snapshot was lost on the way (it opened while the network
+    // was still dead, and answers pings now): ask for one again.
+    if (link === "resync" && socket && socket.readyState === WebSocket.OPEN && now - Math.max(snapshotAskedAt, openedAt) > ACK_WAIT_MS) {
+      snapshotAskedAt = now;
+      send({ type: "snapshot" });
+    }
   }
 
   // Back from sleep, back online, or "Try now": a live socket is checked, none is opened at once.
