@@ -1,6 +1,8 @@
-"""Every page the site serves fits a 390 px phone in both languages: a wide table scrolls
-inside its own box, nothing widens the page. The data makes tables as wide as they get:
-players with wins and long nicknames, a finished race, a stored layout."""
+"""Every page the site serves, walked in a real Chromium in both languages: it fits a
+390 px phone (a wide table scrolls inside its own box, nothing widens the page), and no
+number drawn into an SVG goes through the page's locale (a Spanish "14,5" is no number
+to SVG). The data makes pages as full as they get: players with wins and long nicknames,
+a finished race with its replay, a stored layout, a rating history."""
 
 import pytest
 from playwright.sync_api import expect
@@ -79,3 +81,53 @@ def test_no_page_is_wider_than_a_phone(asgi_server, new_device, lang):
         if width > PHONE["width"]:
             too_wide[path] = width
     assert too_wide == {}
+
+
+# Attributes whose value is numbers only (points: "x,y x,y", the comma between a pair).
+SVG_NUMBERS = """() => {
+    const plain = /^\\s*-?[\\d.]+(e-?\\d+)?(\\s+-?[\\d.]+(e-?\\d+)?)*\\s*$/;
+    const pairs = /^\\s*(-?[\\d.]+,-?[\\d.]+\\s*)*$/;
+    const call = /^\\s*([a-z]+\\(\\s*-?[\\d.]+(\\s+-?[\\d.]+)*\\s*\\)\\s*)*$/i;
+    const bad = [];
+    for (const el of document.querySelectorAll("svg, svg *")) {
+        for (const attr of el.attributes) {
+            const value = attr.value;
+            const ok = attr.name === "transform" ? call.test(value)
+                : attr.name === "points" ? pairs.test(value)
+                : ["viewBox", "x", "y", "width", "height", "cx", "cy", "r", "rx", "ry",
+                   "x1", "x2", "y1", "y2", "stroke-width"].includes(attr.name)
+                  ? plain.test(value) || value.endsWith("%")
+                : true;
+            if (!ok) bad.push(`<${el.tagName} ${attr.name}="${value}">`);
+        }
+    }
+    return bad.slice(0, 5);
+}"""
+
+
+def test_in_spanish_every_svg_number_on_every_page_is_a_number(asgi_server, new_device):
+    data = server_side(wide_data)
+    page = page_for(new_device, asgi_server, data["player"], PHONE, "es")
+    unreadable = {}
+    for path in data["paths"]:
+        page.goto(f"{asgi_server.url}{path}")
+        page.wait_for_load_state("networkidle")
+        bad = page.evaluate(SVG_NUMBERS)
+        if bad:
+            unreadable[path] = bad
+    assert unreadable == {}
+
+
+def test_the_spanish_home_page_draws_without_a_console_error(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, None, PHONE, "es")
+    errors = []
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{asgi_server.url}/")
+    page.wait_for_load_state("networkidle")
+    assert errors == []
+    # The tiles are spread over the picture, not piled in its corner.
+    lefts = page.locator("#board-preview g[transform]").evaluate_all(
+        "(gs) => gs.map((g) => g.transform.baseVal.consolidate()?.matrix.e ?? 0)"
+    )
+    assert len(set(lefts)) > 5
