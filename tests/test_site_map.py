@@ -118,6 +118,24 @@ def test_in_spanish_every_svg_number_on_every_page_is_a_number(asgi_server, new_
     assert unreadable == {}
 
 
+def test_every_forms_button_is_one_of_the_sites_buttons(asgi_server, new_device):
+    """No page keeps a browser's grey default button: each is styled by site.css or by
+    its page's own sheet (the board's, the editor's)."""
+    data = server_side(wide_data)
+    page = page_for(new_device, asgi_server, data["player"], PHONE)
+    grey = {}
+    for path in ("/me/", "/accounts/login/", "/accounts/signup/", "/layouts/new/"):
+        page.goto(f"{asgi_server.url}{path}")
+        default = page.locator("main button").evaluate_all(
+            """(buttons) => buttons.filter((b) => b.checkVisibility()
+                && getComputedStyle(b).backgroundColor === "rgb(239, 239, 239)")
+              .map((b) => b.textContent.trim())"""
+        )
+        if default:
+            grey[path] = default
+    assert grey == {}
+
+
 def test_the_spanish_home_page_draws_without_a_console_error(asgi_server, new_device):
     page = page_for(new_device, asgi_server, None, PHONE, "es")
     errors = []
