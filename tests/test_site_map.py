@@ -149,3 +149,14 @@ def test_the_spanish_home_page_draws_without_a_console_error(asgi_server, new_de
         "(gs) => gs.map((g) => g.transform.baseVal.consolidate()?.matrix.e ?? 0)"
     )
     assert len(set(lefts)) > 5
+
+
+def test_on_a_phone_each_rule_stacks_with_its_default_named(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, None, PHONE, "es")
+    page.goto(f"{asgi_server.url}/rules/")
+    box = page.locator("#rules-table").locator("xpath=..")
+    assert box.evaluate("(el) => el.scrollWidth <= el.clientWidth")  # nothing to scroll to
+    level = page.locator("#rule-level .default")
+    label = level.evaluate("(el) => getComputedStyle(el, '::before').content")
+    assert label == '"Ajuste del sitio: "'
+    expect(page.get_by_role("table")).to_have_count(1)  # still a table to a screen reader
