@@ -78,7 +78,7 @@ def test_the_words_a_native_speaker_flagged():
         assert gettext("Red dragon") + ": " + gettext("blocked") == "Dragón rojo: bloqueado"
         assert gettext("1 tile") == "1 ficha"
         assert ngettext("%(n)d tile", "%(n)d tiles", 1) % {"n": 1} == "1 ficha"
-        assert gettext("Ranked") == "Clasificatorias"
+        assert gettext("Ranked") == "Competitivas"
         assert gettext("Cleared") == "Tablero vacío"
         assert pgettext("replay: start playing back", "Play") == "Reproducir"
         assert gettext("Play") == "Jugar"  # the site's Play link stays a game
@@ -92,7 +92,7 @@ def test_the_spanish_pages_say_the_new_words():
     login = client.get("/accounts/login/").content.decode()
     assert "Iniciar sesión" in login and ">Entrar<" not in login
     rooms = client.get("/rooms/").content.decode()
-    assert "Unirse a una sala" in rooms and "Clasificatorias" in rooms
+    assert "Unirse a una sala" in rooms and "Competitivas" in rooms
 
 
 @pytest.mark.django_db
