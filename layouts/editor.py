@@ -11,6 +11,7 @@ Only Save writes, through the app's one write path `layouts.actions.store_layout
 import json
 import re
 import time
+import unicodedata
 
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -232,11 +233,17 @@ def test_layout(request, body):
     except NoSolvableDeal:  # the check above searched too, with another seed
         return _cannot_play(_("No deal on it can be cleared."))
     elapsed_ms = round((time.perf_counter() - started) * 1000)
-    message = _("It deals solvable: %(tiles)s, dealt in %(ms)d ms.") % {
+    message = _("Playable: %(tiles)s, and a deal that can be cleared was found in %(time)s.") % {
         "tiles": ngettext("%(n)d tile", "%(n)d tiles", len(layout)) % {"n": len(layout)},
-        "ms": elapsed_ms,
+        "time": _dealing_time(elapsed_ms),
     }
     return JsonResponse({"ok": True, "tiles": len(layout), "ms": elapsed_ms, "message": message})
+
+
+def _dealing_time(ms: int) -> str:
+    if ms < 1:  # "0 ms" reads as if nothing was tried
+        return _("under a millisecond")
+    return ngettext("%(ms)d millisecond", "%(ms)d milliseconds", ms) % {"ms": ms}
 
 
 def _cannot_play(message: str) -> JsonResponse:
@@ -258,7 +265,10 @@ def export_layout(request, body):
 
 
 def _file_name(name: str) -> str:
-    stem = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:40]
+    """The layout's name as a plain file name: "Pirámide del Sol" -> piramide-del-sol.layout
+    (accents dropped, not the letters that carry them)."""
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
+    stem = re.sub(r"[^a-z0-9]+", "-", plain.lower()).strip("-")[:40]
     return f"{stem or 'layout'}.layout"
 
 
@@ -267,6 +277,12 @@ def save_layout(request, body):
     """Stores the layout as this device's player's and answers its share and play links."""
     layout = _layout_from_body(body)
     name = _name(body)
+    if not name:  # the name is what players see in the picker; "U7" says nothing
+        try:  # a fault of the tiles is said first, as when a name is given
+            actions.read_layout_text(layout_to_text(layout))
+        except actions.LayoutRejected as rejected:
+            raise Refused(rejected.message) from None
+        raise Refused(_("Give the layout a name to save it."))
     try:
         stored = actions.store_layout(layout_to_text(layout), ensure_player(request), name)
     except actions.LayoutRejected as rejected:  # unplayable, or a limit reached

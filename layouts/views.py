@@ -43,8 +43,8 @@ def new(request):
         context["title"] = request.POST.get("title", "")[:200]
         if problem:
             context["error"] = problem
-        elif request.POST.get("action") == "store":
-            return _store(request, context)
+        elif request.POST.get("action") in ("store", "share"):
+            return _store(request, context, then=request.POST["action"])
         else:
             _check(context)
     status = 400 if context.get("error") else 200
@@ -87,13 +87,22 @@ def _refusal(context, refused: actions.LayoutRejected) -> None:
         context["error_text"] = lines[refused.line - 1][:SHOWN_LINE_CHARS]
 
 
-def _store(request, context):
+def _store(request, context, then: str):
+    """Store the checked text under its name, then open a board on it ("store") or its
+    share page ("share"). Without a name nothing is stored: the name is what players
+    see in the picker and in a room's rules (the key "U7" says nothing)."""
+    if not context["title"].strip():
+        _check(context)  # a fault of the text first; else its picture stays on the page
+        context.setdefault("error", _("Give the layout a name to store it."))
+        return render(request, "layouts/new.html", context, status=400)
     try:
         stored = actions.store_layout(context["text"], ensure_player(request), context["title"])
     except actions.LayoutRejected as refused:
         _refusal(context, refused)
         return render(request, "layouts/new.html", context, status=400)
-    return redirect("layouts-detail", stored.pk)
+    if then == "share":
+        return redirect("layouts-detail", stored.pk)
+    return redirect("layouts-play", f"U{stored.pk}")
 
 
 def _visible(layout_id: int) -> StoredLayout:

@@ -5,6 +5,7 @@ as a page or as JSON (docs/PROTOCOL.md §Replays)."""
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET
 
 from mahjong.board_strings import face_names
@@ -109,7 +110,7 @@ def game_page(request, game_id: int):
 def replay_strings() -> dict:
     return {
         "faces": face_names(),
-        "play": _("Play"),
+        "play": pgettext("replay: start playing back", "Play"),
         "pause": _("Pause"),
         "finished": _("finished"),
         "gave_up": _("gave up"),

@@ -29,9 +29,10 @@ def test_practice_speaks_spanish_from_the_board_to_the_refusals(asgi_server, spa
     free = set(deal.start().free_tiles())
     blocked = next(i for i in range(len(deal.faces)) if i not in free)
     covered = tile(page, BEGINNER_CODE, blocked)
-    expect(covered).to_have_attribute("aria-label", re.compile(r", bloqueada, capa 1 de 2$"))
+    expect(covered).to_have_attribute("aria-label", re.compile(r", bloqueado, capa 1 de 2$"))
     covered.dispatch_event("click")  # a covered tile lies under another one
-    expect(page.locator("#message")).to_contain_text(re.compile("tapada por|bloqueada"))
+    why = re.compile("fichas? encima|bloqueado|a ambos lados")
+    expect(page.locator("#message")).to_contain_text(why)
 
 
 def test_a_race_is_played_in_spanish_from_the_lobby_to_the_results(asgi_server, spanish_page):

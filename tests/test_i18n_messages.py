@@ -34,7 +34,7 @@ def test_each_reason_shape_is_translated():
     with translation.override("es"):
         assert (
             reasons.translate("tile 5 is not free: covered by #7, #8 and blocked on both sides")
-            == "la ficha 5 no está libre: tapada por #7, #8 y bloqueada por ambos lados"
+            == "la ficha 5 no está libre: con #7, #8 encima y con fichas a ambos lados"
         )
         assert reasons.translate("3D does not match R") == "3D no forma pareja con R"
         assert reasons.translate("tile 4 has already been removed") == (

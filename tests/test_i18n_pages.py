@@ -17,7 +17,7 @@ PAGES = [
     ("/play/", "New game", "Partida nueva"),
     ("/records/", "Your records", "Tus récords"),
     ("/rooms/", "Create a room", "Crear una sala"),
-    ("/ranked/", "Join the queue", "Entrar en la cola"),
+    ("/ranked/", "Join the queue", "Unirse a la cola"),
     ("/rules/", "Frequently asked questions", "Preguntas frecuentes"),
     ("/learn/", "Skip the tutorial", "Saltar el tutorial"),
     ("/leaderboards/", "Daily challenge", "Reto diario"),

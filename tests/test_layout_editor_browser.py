@@ -76,7 +76,7 @@ def test_a_layout_drawn_by_clicks_tests_saves_and_plays(asgi_server, page):
     shoot(page, "editor-desktop-drawn")
 
     page.get_by_role("button", name="Test").click()
-    expect(page.locator("#ed-result")).to_contain_text("It deals solvable: 8 tiles")
+    expect(page.locator("#ed-result")).to_contain_text("Playable: 8 tiles, and a deal")
     assert not StoredLayout.objects.exists()
 
     page.get_by_label("Name").fill("Two rows and a roof")
@@ -140,6 +140,7 @@ def test_an_unplayable_layout_is_explained_and_a_bad_post_changes_nothing(asgi_s
         page.get_by_role("button", name="Layer above").click()
     page.get_by_role("button", name="Test").click()
     expect(page.locator("#ed-result")).to_contain_text("a stack of 4 tiles")
+    page.get_by_label("Name").fill("Tower")
     page.get_by_role("button", name="Save and share").click()
     expect(page.locator("#ed-result")).to_contain_text("a stack of 4 tiles")
     expect(page.locator("#ed-shared")).to_be_hidden()
@@ -170,6 +171,29 @@ def test_a_phone_places_by_tap_and_erases_in_erase_mode(asgi_server, new_device)
     shoot(page, "editor-phone")
 
 
+def test_on_a_phone_the_whole_grid_shows_and_both_pairs_of_buttons_are_named(
+    asgi_server, new_device
+):
+    page = new_device(viewport=PHONE, has_touch=True, is_mobile=True)
+    open_editor(asgi_server, page)
+    stage = page.locator("#ed-stage")
+    assert stage.evaluate("(el) => el.scrollWidth <= el.clientWidth")  # no sideways scroll
+    # "Layer 1 of 8" names the first −/+ pair; the second says "Zoom" where it stands.
+    expect(page.locator("#ed-layer")).to_be_visible()
+    expect(page.locator("#ed-zoom-label")).to_be_visible()
+    expect(page.locator("#ed-zoom-label")).to_have_text("Zoom")
+    expect(page.get_by_role("group", name="Zoom")).to_be_visible()
+    page.get_by_role("button", name="Zoom in").tap()  # zoomed in, the grid may scroll
+    page.get_by_role("button", name="Zoom out").tap()
+    assert stage.evaluate("(el) => el.scrollWidth <= el.clientWidth")
+
+
+def test_the_editors_buttons_are_the_sites_buttons(asgi_server, page):
+    open_editor(asgi_server, page)
+    for name in ("Test", "Export .layout", "Save and share"):
+        assert "button" in page.get_by_role("button", name=name).get_attribute("class")
+
+
 def test_a_copy_of_turtle_opens_on_its_top_layer_and_tests_solvable(asgi_server, page):
     page.goto(f"{asgi_server.url}/layouts/edit/turtle/")
     expect(page.locator(".ed-tile")).to_have_count(144)
@@ -178,4 +202,4 @@ def test_a_copy_of_turtle_opens_on_its_top_layer_and_tests_solvable(asgi_server,
     expect(page.locator(".ed-tile[data-rel='here']")).to_have_count(1)
     shoot(page, "editor-turtle")
     page.get_by_role("button", name="Test").click()
-    expect(page.locator("#ed-result")).to_contain_text("It deals solvable: 144 tiles")
+    expect(page.locator("#ed-result")).to_contain_text("Playable: 144 tiles, and a deal")

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 
 from accounts.models import Player
 from layouts.actions import store_layout
+from layouts.models import StoredLayout
 from rooms.models import Room
 from tests.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot
 from tests.layouts_helpers import beginner_text, flat_text
@@ -52,15 +53,42 @@ def test_a_pasted_layout_is_checked_stored_shared_and_played(asgi_server, new_de
     page.goto(f"{asgi_server.url}/layouts/new/")
     page.get_by_label("…or its text").fill(beginner_text())
     page.get_by_role("button", name="Check").click()
-    expect(page.locator("#layout-check")).to_contain_text("34 tiles, and it deals solvable")
+    expect(page.locator("#layout-check")).to_contain_text(
+        "34 tiles, and games dealt on it can be cleared"
+    )
     shoot(page, "layouts-checked-phone")
-    page.get_by_label("Its name (optional)").fill("Small pyramid")
-    page.get_by_role("button", name="Store and play").click()
+    page.get_by_label("Its name").fill("Small pyramid")
+    page.get_by_role("button", name="Store and share").click()
     expect(page.locator("h1")).to_have_text("Small pyramid")
     assert "/layouts/" in page.locator("#share-link").input_value()
     shoot(page, "layouts-share-phone")
     page.get_by_role("link", name="Play it").click()
     expect(page.locator(".tile")).to_have_count(34)
+
+
+def test_store_and_play_asks_for_a_name_then_opens_a_board(asgi_server, page):
+    page.goto(f"{asgi_server.url}/layouts/new/")
+    page.get_by_label("…or its text").fill(beginner_text())
+    page.get_by_role("button", name="Store and play").click()
+    # The browser asks for the name; nothing was sent.
+    assert page.get_by_label("Its name").evaluate("(el) => el.validity.valueMissing")
+    assert not StoredLayout.objects.exists()
+    page.get_by_label("Its name").fill("Small pyramid")
+    page.get_by_role("button", name="Store and play").click()
+    expect(page.locator(".tile")).to_have_count(34)
+    assert StoredLayout.objects.get().title_en == "Small pyramid"
+
+
+def test_the_upload_pages_buttons_look_like_the_sites_buttons(asgi_server, page):
+    page.goto(f"{asgi_server.url}/layouts/new/")
+    body_font = page.evaluate("getComputedStyle(document.body).fontFamily")
+    for name in ("Check", "Store and play", "Store and share"):
+        look = page.get_by_role("button", name=name).evaluate(
+            "(b) => [getComputedStyle(b).fontFamily, getComputedStyle(b).borderRadius]"
+        )
+        assert look[0] == body_font and look[1] != "0px"  # not the browser's grey box
+    primary = page.get_by_role("button", name="Store and play")
+    assert primary.evaluate("(b) => getComputedStyle(b).color") == "rgb(255, 255, 255)"
 
 
 def test_a_malformed_paste_shows_the_line_at_fault(asgi_server, page):

@@ -17,7 +17,7 @@ pytestmark = [
 ]
 
 
-def upload(client, text: str, action="store", title="", name="my.layout"):
+def upload(client, text: str, action="store", title="My layout", name="my.layout"):
     file = SimpleUploadedFile(name, text.encode(), content_type="application/octet-stream")
     return client.post("/layouts/new/", {"file": file, "action": action, "title": title})
 
@@ -26,13 +26,34 @@ def test_a_good_file_is_checked_with_its_picture_before_anything_is_stored(clien
     response = upload(client, beginner_text(), action="check")
     assert response.status_code == 200
     html = response.content.decode()
-    assert "34 tiles, and it deals solvable" in html
+    assert "It reads: 34 tiles, and games dealt on it can be cleared." in html
     assert "<svg" in html and html.count("<path") >= 2
     assert not StoredLayout.objects.exists()
 
 
+def test_store_and_play_opens_a_board_on_the_stored_layout(client):
+    response = upload(client, beginner_text(), action="store", title="Little pyramid")
+    stored = StoredLayout.objects.get()
+    assert stored.title("en") == "Little pyramid"
+    assert response.status_code == 302 and response.url == f"/layouts/play/U{stored.pk}/"
+    board = client.get(response.url)
+    assert board.url.startswith("/play/MJ1-U")
+    assert Device(client).open(board.url.split("/")[2]).status_code == 200
+
+
+def test_storing_asks_for_a_name_and_stores_nothing_without_one(client):
+    for action in ("store", "share"):
+        response = upload(client, beginner_text(), action=action, title="  ")
+        assert response.status_code == 400
+        assert response.context["error"] == "Give the layout a name to store it."
+        assert "<svg" in response.content.decode()  # its picture stays while it is asked
+    assert not StoredLayout.objects.exists()
+    page = client.get("/layouts/new/").content.decode()
+    assert 'name="title" maxlength="60" value="" autocomplete="off" required' in page
+
+
 def test_a_good_file_plays_and_shares(client):
-    response = upload(client, beginner_text(), title="Little pyramid")
+    response = upload(client, beginner_text(), action="share", title="Little pyramid")
     stored = StoredLayout.objects.get()
     assert response.status_code == 302 and response.url == f"/layouts/{stored.pk}/"
 
@@ -60,7 +81,9 @@ def test_a_good_file_plays_and_shares(client):
 
 
 def test_a_pasted_text_stores_like_a_file(client):
-    response = client.post("/layouts/new/", {"text": flat_text(16), "action": "store"})
+    response = client.post(
+        "/layouts/new/", {"text": flat_text(16), "action": "store", "title": "Row"}
+    )
     assert response.status_code == 302
     assert StoredLayout.objects.get().tiles == 16
 

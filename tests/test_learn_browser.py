@@ -20,7 +20,7 @@ WORDS = {
     "es": {
         "locale": "es-ES",
         "first": "Solo se pueden retirar",
-        "why": "bloqueada por ambos lados",
+        "why": "con fichas a ambos lados",
         "hint": "Pista",
         "shuffle": "Mezclar",
         "done": "Muy bien",

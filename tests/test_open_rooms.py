@@ -89,7 +89,7 @@ def test_the_list_speaks_the_players_language():
     assert row["level_label"] == "Fácil"
     assert row["summary"] == "Sin flores · 10 min · 3 pistas · 3 mezclas"
     assert row["seats_label"] == "1/20 jugadores"
-    assert row["join_label"] == "Entrar en la sala de Ana"
+    assert row["join_label"] == "Unirse a la sala de Ana"
 
 
 @pytest.mark.django_db

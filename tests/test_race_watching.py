@@ -131,5 +131,5 @@ def test_a_race_with_a_spectator_reads_in_spanish_from_the_countdown_to_the_rema
     owner.get_by_role("button", name="Otra partida").click()
     expect(guest.locator("#ready-title")).to_have_text("Siguiente carrera")
     expect(guest.get_by_role("button", name="Listo")).to_be_visible()
-    expect(owner.locator("#ready-list")).to_contain_text("Bo: aún no está listo")
+    expect(owner.locator("#ready-list")).to_contain_text("Bo: aún no está a punto")
     shoot(guest, "ready-check-es-390")

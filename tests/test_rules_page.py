@@ -12,14 +12,14 @@ pytestmark = pytest.mark.django_db
 
 def rule_row(client, key, language="en") -> str:
     page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
-    row = re.search(rf'<tr id="rule-{key}">(.*?)</tr>', page, re.S).group(1)
+    row = re.search(rf'<tr id="rule-{key}"[^>]*>(.*?)</tr>', page, re.S).group(1)
     return " ".join(re.sub(r"<[^>]+>", " ", row).split())
 
 
 def default_cell(client, key, language="en") -> str:
     page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
-    row = re.search(rf'<tr id="rule-{key}">(.*?)</tr>', page, re.S).group(1)
-    return re.search(r'<td class="default">(.*?)</td>', row, re.S).group(1).strip()
+    row = re.search(rf'<tr id="rule-{key}"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    return re.search(r'<td class="default"[^>]*>(.*?)</td>', row, re.S).group(1).strip()
 
 
 def test_the_table_shows_the_spec_defaults_of_a_fresh_site(client):

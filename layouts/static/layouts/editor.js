@@ -17,7 +17,8 @@
   const { cols: COLS, rows: ROWS, layers: LAYERS, max_tiles: MAX_TILES } = start.grid;
   const DEPTH = 0.13; // a layer's lift in tile widths, as board.css --d
   const PAD = 6; // px around the grid: room for shadows
-  const MIN_W = 30; // px: a tile narrower than this is hard to tap, so the grid scrolls
+  const MIN_W = 30; // px: zooming out stops here, a narrower tile is hard to tap...
+  const MIN_FIT_W = 16; // ...but the first view shows the whole grid, even on a phone
   const MAX_W = 84;
   const ZOOM_STEP = 1.2;
   const DRAFT_KEY = "mj-layout-draft"; // unsaved work survives a reload (this device only)
@@ -35,7 +36,7 @@
   const tiles = new Map(); // "x,y,z" -> {x, y, z, el}
   const cells = new Map(); // "cx,cy,z" -> the key of the tile covering that cell
   const history = []; // each entry: {add: [...positions], remove: [...positions]}
-  const state = { layer: 0, mode: "place", cursor: { x: 0, y: 0 }, w: 40, edited: false };
+  const state = { layer: 0, mode: "place", cursor: { x: 0, y: 0 }, w: 40, least: MIN_W, edited: false };
   const key = (x, y, z) => `${x},${y},${z}`;
   const cornerCells = (x, y, z) => [key(x, y, z), key(x + 1, y, z), key(x, y + 1, z), key(x + 1, y + 1, z)];
 
@@ -161,22 +162,25 @@
     cursorEl.classList.toggle("blocked", !t && !fits(x, y, state.layer));
   }
 
+  // Zooming out stops at MIN_W, or at the first view's width when that was smaller.
   function setZoom(w) {
-    state.w = clamp(w, MIN_W, MAX_W);
+    state.w = clamp(w, state.least, MAX_W);
     grid.style.setProperty("--w", `${state.w.toFixed(1)}px`);
     $("ed-zoom-in").disabled = state.w >= MAX_W;
-    $("ed-zoom-out").disabled = state.w <= MIN_W;
+    $("ed-zoom-out").disabled = state.w <= state.least;
   }
 
   // The tile width at which the whole grid fits the stage's width and the window's
-  // height; on a phone that is too small to tap, so MIN_W wins and the stage scrolls.
+  // height: no sideways scroll inside the page, a phone's too. Zoom in to tap finer.
   function fitZoom() {
     const across = COLS / 2 + (LAYERS - 1) * DEPTH;
     const down = (ROWS / 2) * (4 / 3) + (LAYERS - 1) * DEPTH;
     const width = stage.clientWidth - 2 * PAD - 4;
     const top = stage.getBoundingClientRect().top + window.scrollY;
     const height = Math.max(240, window.innerHeight - top - 12) - 2 * PAD;
-    setZoom(Math.floor(Math.min(width / across, height / down)));
+    const fit = Math.floor(Math.min(width / across, height / down));
+    state.least = clamp(fit, MIN_FIT_W, MIN_W);
+    setZoom(fit);
   }
 
   // --- where a pointer is on the grid, in the current layer's half-tile cells ----------

@@ -28,7 +28,11 @@
     sprite: $("learn").dataset.sprite, strings: T, onPair, onSay: (text) => say(text),
   });
 
-  function say(text) { $("message").textContent = text; }
+  // Info by default: the board's explanations and counts are news, not faults (site.css).
+  function say(text, kind = "info") {
+    $("message").textContent = text;
+    $("message").dataset.kind = kind;
+  }
 
   function save() { try { localStorage.setItem(KEY, String(step)); } catch (e) { /* private mode */ } }
 
@@ -80,7 +84,7 @@
       return;
     }
     board.setAlive(board.alive.map((a, i) => a || pair.includes(i)).flatMap((a, i) => (a ? [i] : [])));
-    say(T.wrong);
+    say(T.wrong, "error");
   }
 
   // Tapping a blocked tile: the board explains why (onSay); the first step waits for it.
