@@ -75,6 +75,9 @@ def view_strings() -> dict:
         "zoom_fit": _("Fit the board"),
         "full_screen": _("Full screen"),
         "exit_full_screen": _("Exit full screen"),
+        # Shown on an upright phone when the board is much wider than tall.
+        "turn_hint": _("Turn your phone sideways for bigger tiles."),
+        "turn_hint_close": _("Hide this tip"),
     }
 
 
