@@ -26,7 +26,7 @@ from tests.practice_helpers import TURTLE_CODE, plan_of
 TOWER_CODE = make_code(next(e.number for e in CATALOG if e.name == "tower"), 11)
 LANDSCAPE = {"width": 844, "height": 390}
 ZOOMED = re.compile(r"\bzoomed\b")
-TURN_HINT = "Turn your phone sideways for bigger tiles."
+TURN_HINT = "Small tiles? Double-tap an empty spot to zoom in, or turn your phone sideways."
 
 
 @pytest.fixture
@@ -225,7 +225,7 @@ def test_the_turn_your_phone_note_shows_for_a_wide_board_upright_and_stays_hidde
     racer = page_for(new_device, asgi_server, players[0], PHONE, lang="es", has_touch=True)
     open_race(racer, asgi_server, room, players[0])
     note = racer.locator(".turn-hint")
-    expect(note).to_contain_text("Gira el teléfono")
+    expect(note).to_contain_text("gira el teléfono")
     racer.get_by_role("button", name="Ocultar este consejo").click()
     expect(note).to_be_hidden()
     open_game(asgi_server, racer, TURTLE_CODE)  # remembered on this device

@@ -375,15 +375,16 @@
       this.wrapEl.style.flexBasis = "auto";
     }
 
-    // "Turn your phone": a board much wider than an upright phone is tall fits at a
-    // fraction of the wrap's height, and larger with the phone on its side. A small
-    // note at the foot of the wrap says so until the player hides it (remembered).
+    // "Turn your phone": a board much wider than an upright phone is tall fits with small
+    // tiles and empty felt above and below. A small note at the foot of the wrap offers
+    // the double tap and the phone on its side until the player hides it (remembered).
+
     buildTurnHint() {
       const note = document.createElement("p");
       note.className = "turn-hint";
       note.hidden = true;
       const text = document.createElement("span");
-      text.textContent = this.t("turn_hint") || "Turn your phone sideways for bigger tiles.";
+      text.textContent = this.t("turn_hint") || "Small tiles? Double-tap an empty spot to zoom in, or turn your phone sideways.";
       const close = document.createElement("button");
       close.type = "button";
       close.className = "turn-hint-close";
