@@ -75,6 +75,11 @@ def view_strings() -> dict:
         "zoom_fit": _("Fit the board"),
         "full_screen": _("Full screen"),
         "exit_full_screen": _("Exit full screen"),
+        # Shown on an upright phone when the board is much wider than tall, its tiles small.
+        "turn_hint": _(
+            "Small tiles? Double-tap an empty spot to zoom in, or turn your phone sideways."
+        ),
+        "turn_hint_close": _("Hide this tip"),
     }
 
 

@@ -16,10 +16,12 @@ DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 
 
-def page_for(new_device, server, player: Player | None, viewport=DESKTOP, lang="en"):
+def page_for(
+    new_device, server, player: Player | None, viewport=DESKTOP, lang="en", has_touch=False
+):
     """A browser window of its own, on `player`'s device (None: a visitor); it says yes
-    to confirm() ("Give up?")."""
-    page = new_device(viewport=viewport, locale=lang, accept_dialogs=True)
+    to confirm() ("Give up?"). `has_touch`: a touch screen (a phone's finger)."""
+    page = new_device(viewport=viewport, locale=lang, accept_dialogs=True, has_touch=has_touch)
     if player is not None:
         value = signed_token(player.device_token)
         page.context.add_cookies([{"name": COOKIE_NAME, "value": value, "url": server.url}])
@@ -45,6 +47,14 @@ def tile(page, code: str, index: int):
     """Tile `index` of the deal `code` on the page, found by its place."""
     x, y, z = deal_for(code).layout.positions[index]
     return page.locator(f".tile[data-x='{x}'][data-y='{y}'][data-z='{z}']")
+
+
+def tap_centre(page, locator):
+    """A finger on the middle of the tile as the player sees it (no help from Playwright
+    finding the element): the board must hand the tap to exactly that tile."""
+    locator.scroll_into_view_if_needed()
+    box = locator.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def open_game(server, page, code: str) -> None:

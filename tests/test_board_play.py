@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from mahjong.engine.deal import deal_from_code
 from mahjong.engine.tiles import faces_match
-from tests.browser_helpers import DESKTOP, PHONE, open_game, shoot, tile
+from tests.browser_helpers import DESKTOP, PHONE, open_game, shoot, tap_centre, tile
 from tests.practice_helpers import BEGINNER_CODE, TURTLE_CODE, plan_of
 
 
@@ -17,14 +17,6 @@ def tile_widths(page):
     return page.locator(".tile:not([hidden])").evaluate_all(
         "tiles => tiles.map(t => t.getBoundingClientRect().width)"
     )
-
-
-def tap_centre(page, locator):
-    """A finger on the middle of the tile as the player sees it (no help from Playwright
-    finding the element): the board must hand the tap to exactly that tile."""
-    locator.scroll_into_view_if_needed()
-    box = locator.bounding_box()
-    page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 def test_zoom_on_a_phone_reaches_40px_tiles_and_taps_hit_the_intended_pair(asgi_server, new_device):

@@ -17,13 +17,23 @@
   const MAX_FIT_W = 80; // px: a tile fitted to the window is at most this wide
   const MAX_ZOOM_W = 112; // px: zooming in stops here
   const ZOOM_STEP = 1.25;
-  const STRIP = 36; // px kept clear of tiles for the view controls (top or right edge)
+  const STRIP = 36; // px kept clear for the view controls until they can be measured
+  const CONTROLS_INSET = 4; // px: board.css sets the controls this far from the wrap's edge
   const SLACK = 8; // px around the board at fit: room for shadows and a selected tile's lift
   const MIN_WRAP = 120; // px: below this the page scrolls rather than shrink the board more
   const DRAG_SLOP = 8; // px a press moves before it becomes a pan (and selects nothing)
   const LEAVE_MS = 180; // a removed pair's lift and fade
   const TAP_FRESH_MS = 1000; // a pointerup older than this did not cause the removal
   const CLICK_AFTER_TAP_MS = 800; // the click that follows a tap played at pointerup
+  const DOUBLE_TAP_MS = 350; // two taps on the felt this close together are a double tap
+  const DOUBLE_TAP_SLOP = 32; // px between the two taps of a double tap, at most
+  // "Turn your phone" when upright, at fit: a board this much wider than tall (turned, a
+  // phone gives it about that much larger tiles), with tiles narrower than READABLE_W,
+  // and this much felt below it for the note.
+  const TURN_HINT_ASPECT = 1.25;
+  const READABLE_W = 36; // px
+  const TURN_HINT_ROOM = 56; // px
+  const TURN_HINT_KEY = "mj-turn-hint"; // localStorage: "off" once the player hid the hint
 
   const sound = (name) => window.MahjongSound && window.MahjongSound.play(name);
   const reducedMotion = () => window.matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -359,9 +369,49 @@
       this.fullButton.hidden = !this.fullScreenTarget();
       this.wrapEl.append(group);
       this.controls = group;
+      this.buildTurnHint();
       // The height fit() sets must hold in a flex column too (a page's `flex: 1` would
       // make it grow from 0 and collapse the wrap); in a row it still grows to fill.
       this.wrapEl.style.flexBasis = "auto";
+    }
+
+    // "Turn your phone": a board much wider than an upright phone is tall fits with small
+    // tiles and empty felt above and below. A small note at the foot of the wrap offers
+    // the double tap and the phone on its side until the player hides it (remembered).
+
+    buildTurnHint() {
+      const note = document.createElement("p");
+      note.className = "turn-hint";
+      note.hidden = true;
+      const text = document.createElement("span");
+      text.textContent = this.t("turn_hint") || "Small tiles? Double-tap an empty spot to zoom in, or turn your phone sideways.";
+      const close = document.createElement("button");
+      close.type = "button";
+      close.className = "turn-hint-close";
+      const label = this.t("turn_hint_close") || "Hide this tip";
+      close.setAttribute("aria-label", label);
+      close.title = label;
+      close.textContent = "×";
+      close.addEventListener("click", () => {
+        try { localStorage.setItem(TURN_HINT_KEY, "off"); } catch (error) { /* private mode */ }
+        this.turnHintOff = true;
+        note.hidden = true;
+      });
+      note.append(text, close);
+      this.wrapEl.append(note);
+      this.turnHint = note;
+      try { this.turnHintOff = localStorage.getItem(TURN_HINT_KEY) === "off"; } catch (error) { /* private mode */ }
+    }
+
+    // Wanted on an upright touch screen for a board much wider than tall, with small
+    // tiles (a narrow layout already fills the height; a phone on its side has no more
+    // to give); shown only at fit, in the felt below the board, so it covers no tile.
+    // `room`: the wrap's height left to the board, in px.
+    wantTurnHint(across, down, room) {
+      const upright = window.matchMedia("(orientation: portrait) and (pointer: coarse)").matches;
+      const below = (room - this.fitW * down - SLACK) / 2;
+      this.turnHintWanted = upright && across / down >= TURN_HINT_ASPECT && this.fitW < READABLE_W &&
+        below >= TURN_HINT_ROOM;
     }
 
     fullScreenTarget() {
@@ -445,12 +495,27 @@
       this.fittedWidth = width;
       const across = this.cols / 2 + DEPTH * this.layers;
       const down = (this.rows / 2) * (4 / 3) + DEPTH * this.layers;
+      const strip = this.controlsStrip();
       const size = (w, h) => Math.min(MAX_FIT_W, (w - SLACK) / across, (h - SLACK) / down);
-      const top = size(width, height - STRIP);
-      const side = size(width - STRIP, height);
-      this.wrapEl.dataset.controls = top >= side ? "top" : "side";
+      const top = size(width, height - strip);
+      const side = size(width - strip, height);
+      const onTop = top >= side;
+      this.wrapEl.dataset.controls = onTop ? "top" : "side";
+      this.wrapEl.style.setProperty("--strip", `${strip}px`);
       this.fitW = Math.max(10, top, side);
+      // A double tap's close-up: the board fills the wrap both ways (docs/PRACTICE.md).
+      const [w, h] = onTop ? [width, height - strip] : [width - strip, height];
+      this.coverW = Math.min(MAX_ZOOM_W, Math.max((w - SLACK) / across, (h - SLACK) / down));
+      this.wantTurnHint(across, down, h);
+
       this.applyZoom();
+    }
+
+    // The strip kept clear for the view controls: their bar's thickness and its inset
+    // (the bar is 44 px thick on a phone, 32 px with a mouse: board.css).
+    controlsStrip() {
+      const thick = Math.min(this.controls.offsetWidth, this.controls.offsetHeight);
+      return thick ? thick + CONTROLS_INSET : STRIP;
     }
 
     tileWidth() { return this.fitW * this.zoom; }
@@ -462,6 +527,7 @@
       this.zoomOutButton.disabled = !zoomed;
       this.fitButton.disabled = !zoomed;
       this.zoomInButton.disabled = this.tileWidth() >= MAX_ZOOM_W - 0.5;
+      this.turnHint.hidden = !this.turnHintWanted || zoomed || this.turnHintOff;
     }
 
     // Zoom to `zoom` times the fitted size, keeping the board point under `anchor`
@@ -532,6 +598,7 @@
       const lift = (e) => {
         if (!points.delete(e.pointerId)) return;
         if (e.type === "pointerup" && gesture && gesture.kind === "press") this.tapped(e, gesture.tile);
+        else this.feltTap = null; // a pan or a pinch between two taps: no double tap
         if (points.size === 1) gesture = startPan([...points.values()][0]); // one finger of a pinch stays
         else if (!points.size) gesture = null;
       };
@@ -548,7 +615,8 @@
         e.preventDefault();
         this.zoomBy(e.deltaY < 0 ? 1.1 : 1 / 1.1, { x: e.clientX, y: e.clientY });
       }, { passive: false });
-      s.addEventListener("keydown", () => { this.byPointer = false; }, true);
+      s.addEventListener("keydown", () => { this.byPointer = false; this.dragged = false; }, true);
+
     }
 
     // A tap is played at its pointerup, not at the click that follows: on touch the click
@@ -563,9 +631,28 @@
         performance.measure("mj-input-delay", { start: e.timeStamp, end: performance.now() });
       } catch (error) { /* an old browser without User Timing L3 */ }
       const over = document.elementFromPoint(e.clientX, e.clientY);
+      if (!tile && over && !over.closest(".tile")) { this.tappedFelt(e); return; }
+      this.feltTap = null;
       if (!tile || !this.enabled || !over || over.closest(".tile") !== tile) return;
       this.pointerActed = performance.now();
       this.activate(Number(tile.dataset.index));
+    }
+
+    // A double tap (or double click) on the felt, never on a tile, zooms in around that
+    // point until the board fills the wrap both ways; zoomed, it fits the board again. A
+    // tap on a tile is always a play, and a single tap on the felt does nothing, so the
+    // first tap of a double tap never selects nor removes anything.
+    tappedFelt(e) {
+      const first = this.feltTap;
+      this.feltTap = { at: e.timeStamp, x: e.clientX, y: e.clientY };
+      if (!first || e.timeStamp - first.at > DOUBLE_TAP_MS ||
+        Math.hypot(e.clientX - first.x, e.clientY - first.y) > DOUBLE_TAP_SLOP) return;
+      this.feltTap = null;
+      // The click after this tap is aimed once the board has moved, at whatever tile is
+      // now under the finger: it is swallowed like a pan's (watchPointers).
+      this.dragged = true;
+      if (this.zoom > 1.001) this.setZoom(1);
+      else this.setZoom(Math.max(this.coverW / this.fitW, ZOOM_STEP ** 2), { x: e.clientX, y: e.clientY });
     }
 
     // --- playing (docs/RULES.md §Playing a board) ---------------------------------------
