@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rooms import lobby, race_end, races, sweeper
-from rooms.boards import deal_for
+from rooms.boards import deal_for, position_of
 from rooms.cpu_seats import cpu_act
 from rooms.models import Entry, Race
 from tests.browser_helpers import DESKTOP, PHONE, click_pair, page_for, server_side, shoot
@@ -152,9 +152,16 @@ def test_your_own_row_shows_your_acknowledged_pairs_before_the_next_standings(
     entry = server_side(board_of, "Bo")
     for pair in deal_for(entry.code).plan[:3]:
         click_pair(page, entry, pair)
-    counter = page.locator("#progress")
-    expect(counter).not_to_have_text("0%")
-    expect(page.locator("#leaders li.me")).to_have_text(f"Bo {counter.inner_text()}")
+    page.wait_for_function(
+        "() => document.querySelector('#progress').textContent !== '0%'"
+    )  # the first pair acknowledged; the server has all three soon after
+    for _ in range(100):
+        if server_side(lambda: board_of("Bo").pairs_removed) == 3:
+            break
+        page.wait_for_timeout(100)
+    stored = f"{server_side(lambda: position_of(board_of('Bo')).progress())}%"
+    expect(page.locator("#progress")).to_have_text(stored)  # the three pairs acknowledged
+    expect(page.locator("#leaders li.me")).to_have_text(f"Bo {stored}")
     expect(page.locator("#leaders li").first).to_have_text(re.compile("^Bo"))  # ahead of Ana
 
 
@@ -224,3 +231,19 @@ def test_a_board_still_playing_at_the_time_limit_is_out_of_time_in_the_results(
         row = page.locator("#results-rows tr").first
         expect(row.locator("td").nth(2)).to_have_text(f"{text} {progress}%")
         shoot(page, f"results-out-of-time-{name}-{lang}")
+
+
+def test_the_boards_own_news_is_not_drawn_as_an_error(asgi_server, new_device, settings):
+    """A tap on a blocked tile tells why, as information: in the text's colour, not the
+    error red a refused move gets (site.css, message kinds)."""
+    room, ana, bo = racing_past_go(settings)
+    page = page_for(new_device, asgi_server, bo)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    page.get_by_role("button", name=re.compile("blocked")).first.click()
+    message = page.locator("#message")
+    expect(message).to_contain_text("blocked")
+    expect(message).to_have_attribute("data-kind", "info")
+    colours = message.evaluate(
+        "m => [getComputedStyle(m).color, getComputedStyle(document.body).color]"
+    )
+    assert colours[0] == colours[1]

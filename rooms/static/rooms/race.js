@@ -39,10 +39,15 @@
   let lastSecondSounded = null; // the 3-2-1 sounds once a second, "go" once a race
   const sound = (name) => window.MahjongSound && window.MahjongSound.play(name);
 
-  const say = (text) => { $("message").textContent = text || ""; }; // refusals, a blocked board
+  // Refusals are errors; the board's own news ("12 pairs open.", why a tile is blocked) and
+  // a blocked board are information, not drawn in error red (site.css, message kinds).
+  const say = (text, kind = "error") => {
+    $("message").textContent = text || "";
+    $("message").dataset.kind = kind;
+  };
   const tell = (text) => { $("notice").textContent = text || ""; }; // news of the room
   const board = new MahjongBoard($("board"), $("board-wrap"), {
-    sprite: root.dataset.sprite, strings: T, onSay: say, onPair: sendPair,
+    sprite: root.dataset.sprite, strings: T, onSay: (text) => say(text, "info"), onPair: sendPair,
   });
   const serverNow = () => Date.now() + offset;
   const at = (iso) => (iso ? Date.parse(iso) : null);
@@ -560,7 +565,7 @@
     const blocked = board.isBlocked() && board.aliveCount() > 0;
     const left = Number($("shuffles-left").textContent);
     $("shuffle").disabled = !blocked || left <= 0;
-    if (blocked) say(left > 0 ? T.blocked_shuffle : T.blocked_out);
+    if (blocked) say(left > 0 ? T.blocked_shuffle : T.blocked_out, "info");
   }
 
   // Every finished race of the room, each a link to its replay.
