@@ -8,7 +8,7 @@ lost and two tabs cannot interleave half-done writes.
 
 from dataclasses import dataclass
 
-from django.db import transaction
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -24,7 +24,12 @@ from practice.models import SoloGame
 
 
 class PracticeError(Exception):
-    """A refused action; the message is shown to the player."""
+    """A refused action: the message says why (to an API client), the code names the
+    reason so the page can say it in its own words (practice.views.page_strings)."""
+
+    def __init__(self, message: str, code: str = "refused"):
+        super().__init__(message)
+        self.code = code
 
 
 def check_code(code: str) -> str:
@@ -33,7 +38,7 @@ def check_code(code: str) -> str:
     try:
         deal_for(code)
     except CodeError as error:
-        raise PracticeError(reasons.translate(str(error))) from None
+        raise PracticeError(reasons.translate(str(error)), "bad_code") from None
     return code
 
 
@@ -81,7 +86,7 @@ def _locked_running_game(player: Player, game_id) -> SoloGame:
     """As _locked_game, and not paused (the caller holds a transaction)."""
     game = _locked_game(player, game_id)
     if game.paused:
-        raise PracticeError(_("the game is paused"))
+        raise PracticeError(_("the game is paused"), "paused")
     return game
 
 
@@ -89,9 +94,9 @@ def _locked_game(player: Player, game_id) -> SoloGame:
     game = SoloGame.objects.select_for_update().filter(player=player, pk=_as_int(game_id))
     game = game.first()
     if game is None:
-        raise PracticeError(_("no such game on this device"))
+        raise PracticeError(_("no such game on this device"), "no_game")
     if game.status != SoloGame.Status.PLAYING:
-        raise PracticeError(_("this game is over: start a new one"))
+        raise PracticeError(_("this game is over: start a new one"), "over")
     return game
 
 
@@ -105,7 +110,8 @@ def _check_move_number(game: SoloGame, move_number) -> None:
     if _as_int(move_number) != len(game.moves):
         raise PracticeError(
             _("out of date: the game has %(removed)s pairs removed, not %(n)s")
-            % {"removed": len(game.moves), "n": move_number}
+            % {"removed": len(game.moves), "n": move_number},
+            "stale",
         )
 
 
@@ -129,7 +135,7 @@ def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
         return MoveResult(game, position_of(game), repeated=True)
     _check_move_number(game, move_number)
     if game.paused:
-        raise PracticeError(_("the game is paused"))
+        raise PracticeError(_("the game is paused"), "paused")
     position = position_of(game)
     ok, reason = position.can_remove(i, j)
     if not ok:
@@ -160,7 +166,7 @@ def undo(player: Player, game_id, move_number) -> MoveResult:
     if not game.moves:
         raise PracticeError(_("nothing to undo"))
     if game.paused:
-        raise PracticeError(_("the game is paused"))
+        raise PracticeError(_("the game is paused"), "paused")
     game.moves.pop()
     del game.move_ms[len(game.moves) :]  # its time too (a game from before has none)
     game.undos_used += 1
@@ -189,15 +195,27 @@ def _hint_game(player: Player, game_id) -> SoloGame:
 def _count_hint(player: Player, game_id, thought_on: list) -> SoloGame:
     game = _locked_running_game(player, game_id)
     if game.moves != thought_on:  # a pair or an undo came in meanwhile
-        raise PracticeError(_("the board changed while the hint was found: ask again"))
+        raise PracticeError(_("the board changed while the hint was found: ask again"), "stale")
     game.hints_used += 1
     game.save(update_fields=["hints_used"])
     return game
 
 
 @transaction.atomic
-def pause(player: Player, game_id) -> SoloGame:
+def open_page(game: SoloGame) -> SoloGame:
+    """A page is served with this game: it is now the game's page (SoloGame.page)."""
+    SoloGame.objects.filter(pk=game.pk).update(page=models.F("page") + 1)
+    game.refresh_from_db(fields=["page"])
+    return game
+
+
+@transaction.atomic
+def pause(player: Player, game_id, page=None) -> SoloGame:
+    """Stop the clock. `page` (SoloGame.page) is the page that asks: a page since
+    replaced by a newer one (a late pause of a reload) changes nothing."""
     game = _locked_game(player, game_id)
+    if page is not None and _as_int(page) != game.page:
+        return game
     if game.running_since is not None:
         game.elapsed_ms = game.clock_ms()
         game.running_since = None

@@ -36,6 +36,10 @@ class SoloGame(models.Model):
     undos_used = models.PositiveIntegerField(default=0)
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     running_since = models.DateTimeField(null=True, blank=True)
+    # The page that shows the game: each page served counts one up. A pause names its
+    # page, so one sent by a page being left (a reload) that arrives after the new page
+    # was served is ignored (docs/PRACTICE.md §The server is the referee).
+    page = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     time_ms = models.PositiveBigIntegerField(null=True, blank=True)  # winning time

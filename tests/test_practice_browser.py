@@ -106,6 +106,67 @@ def test_pause_hides_the_faces_and_stops_the_clock(asgi_server, page):
     expect(page.locator(".tile .pic").first).to_be_visible()
 
 
+def test_a_pause_sent_by_the_old_page_after_the_new_one_loaded_changes_nothing(asgi_server, page):
+    """Reloading: the old page's pause reaches the server after the new page was served.
+    The new page's first pair is accepted and its clock does not jump back."""
+    open_game(asgi_server, page, BEGINNER_CODE)
+    newer = page.context.new_page()
+    open_game(asgi_server, newer, BEGINNER_CODE)
+    newer.wait_for_timeout(1100)  # let the clock show a second
+    before = newer.locator("#clock").text_content()
+    with page.expect_response(re.compile(r"/play/api/pause$")):
+        page.get_by_role("button", name="Pause", exact=True).click()  # the old page's pause
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(newer, BEGINNER_CODE, i, j)
+    expect(newer.locator("#play")).not_to_have_attribute("aria-busy", "true")
+    expect(tile(newer, BEGINNER_CODE, i)).to_be_hidden()
+    expect(newer.locator("#paused-cover")).to_be_hidden()
+    expect(newer.locator("#message")).to_have_text("")
+    assert newer.locator("#clock").text_content() >= before
+    newer.reload()
+    expect(tile(newer, BEGINNER_CODE, i)).to_be_hidden()  # the server kept the pair
+
+
+PRACTICE_JS = re.compile(r".*/practice(\.[0-9a-f]+)?\.js$")
+
+
+def test_a_paused_game_shows_its_cover_from_the_first_paint_and_a_tap_resumes(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")
+    page.route(PRACTICE_JS, lambda route: route.abort())
+    page.reload()
+    # Before any script of the page ran, the page says what the server says: paused.
+    expect(page.locator("#paused-cover")).not_to_have_attribute("hidden", "")
+    expect(page.locator("#play")).to_have_class(re.compile(r"\bpaused\b"))
+    expect(page.locator("#pause")).to_have_text("Resume")
+    page.unroute(PRACTICE_JS)
+    page.reload()
+    page.locator("#paused-cover").click(position={"x": 10, "y": 10})
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(tile(page, BEGINNER_CODE, i)).to_be_hidden()
+    expect(page.locator("#message")).to_have_text("")
+
+
+def test_a_refusal_is_said_in_the_players_words_not_the_servers(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    i, j = plan_of(BEGINNER_CODE)[0]
+    # Another tab pauses the game: this page still shows it running.
+    page.evaluate(
+        """async () => {
+          const state = JSON.parse(document.getElementById("game-state").textContent);
+          const csrf = document.querySelector("meta[name=csrf-token]").content;
+          await fetch("/play/api/pause", {method: "POST", headers: {"X-CSRFToken": csrf,
+            "Content-Type": "application/json"}, body: JSON.stringify({game: state.id})});
+        }"""
+    )
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(page.locator("#paused-cover")).to_be_visible()
+    expect(page.locator("#message")).to_have_text("The game is paused: tap Resume to play on.")
+
+
 def test_a_reload_restores_the_game(asgi_server, page):
     open_game(asgi_server, page, BEGINNER_CODE)
     i, j = plan_of(BEGINNER_CODE)[0]

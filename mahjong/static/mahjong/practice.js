@@ -90,9 +90,9 @@
         say(T.offline);
         return null;
       }
-      const answer = await response.json().catch(() => ({ error: T.offline }));
+      const answer = await response.json().catch(() => ({ code: "offline" }));
       if (!response.ok) {
-        say(answer.error);
+        say(refusal(answer.code));
         if (answer.state) applyState(answer.state);
         return null;
       }
@@ -106,6 +106,12 @@
     root.setAttribute("aria-busy", "true");
     queue = queue.then(call, call).finally(answered);
     return queue;
+  }
+
+  // The server's refusal in the player's words (practice.views.refusal_strings).
+  function refusal(code) {
+    if (code === "offline") return T.offline;
+    return P.errors[code] || P.errors.refused;
   }
 
   function undo() {
@@ -144,7 +150,9 @@
     game.paused = !game.paused;
     setPaused(game.paused);
     showProgress();
-    send(action, { game: game.id }).then((state) => state && applyState(state));
+    // The pause names this page: if a newer page (a reload) has the game by the time it
+    // arrives, the server ignores it (docs/PRACTICE.md §The server is the referee).
+    send(action, { game: game.id, page: game.page }).then((state) => state && applyState(state));
   }
 
   function newGame(body) {
@@ -253,7 +261,8 @@
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
   $("pause").addEventListener("click", togglePause);
-  $("resume").addEventListener("click", togglePause);
+  // The first tap anywhere on the cover resumes (its button says so to a screen reader).
+  $("paused-cover").addEventListener("click", () => { if (game && game.paused) togglePause(); });
   $("new-game").addEventListener("click", openNewGame);
   if ($("no-game-new")) $("no-game-new").addEventListener("click", openNewGame);
   $("blocked-undo").addEventListener("click", undo);
