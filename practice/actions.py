@@ -7,13 +7,15 @@ lost and two tabs cannot interleave half-done writes.
 """
 
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
 from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from mahjong import reasons, sightings
+from mahjong import pace, reasons, sightings
 from mahjong.deals import deal_for
 from mahjong.engine.codes import CodeError, make_code, random_seed
 from mahjong.engine.hint import Hint
@@ -136,21 +138,44 @@ def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
     _check_move_number(game, move_number)
     if game.paused:
         raise PracticeError(_("the game is paused"), "paused")
+    now = timezone.now()
+    _not_too_fast(game, now)
     position = position_of(game)
     ok, reason = position.can_remove(i, j)
     if not ok:
         raise PracticeError(reasons.translate(reason))
     position = position.remove(i, j)
     game.moves.append([i, j])
-    game.move_ms.append(game.clock_ms())
+    game.move_ms.append(game.clock_ms(now))
+    game.last_pair_at = now
     if position.is_won():
-        _finish(game)
+        _finish(game, now)
     game.save()
     return MoveResult(game, position)
 
 
-def _finish(game: SoloGame) -> None:
-    now = timezone.now()
+def _not_too_fast(game: SoloGame, now) -> None:
+    """docs/RULES.md §Fair play: no human makes two pairs within PAIR_FLOOR_MS, in
+    practice as in races."""
+    floor = timedelta(milliseconds=settings.PAIR_FLOOR_MS)
+    if game.last_pair_at is not None and now - game.last_pair_at < floor:
+        message = _("too fast: a pair needs two deliberate taps (at least %(ms)s ms apart)")
+        raise PracticeError(message % {"ms": settings.PAIR_FLOOR_MS}, "too_fast")
+
+
+def _flag_inhuman_pace(game: SoloGame) -> None:
+    """A won game's pairs, timed on its clock (pauses left out), read as the races read
+    theirs (mahjong/pace.py): an inhuman pace keeps the win off every table."""
+    if not settings.PRACTICE_PACE_FLAGS:
+        return
+    found = pace.inhuman(pace.intervals_ms_of_clock(game.move_ms))
+    if found is not None:
+        game.pace_flagged = True
+        game.pace_median_ms, game.pace_spread = found.median_ms, round(found.spread, 3)
+
+
+def _finish(game: SoloGame, now) -> None:
+    _flag_inhuman_pace(game)
     game.time_ms = game.clock_ms(now)
     game.elapsed_ms = game.time_ms
     game.running_since = None
@@ -199,6 +224,13 @@ def _count_hint(player: Player, game_id, thought_on: list) -> SoloGame:
     game.hints_used += 1
     game.save(update_fields=["hints_used"])
     return game
+
+
+@transaction.atomic
+def clear_pace_flags(games) -> int:
+    """An admin looked and found a fast human: the wins (a queryset) count again on
+    every table. The one write path of the flag's clearing (practice/admin.py)."""
+    return games.filter(pace_flagged=True).update(pace_flagged=False)
 
 
 @transaction.atomic
