@@ -213,6 +213,33 @@ def test_keyboard_moves_between_free_tiles_and_selects(asgi_server, page):
     expect(page.locator("#hints-used")).to_have_text("1")
 
 
+@pytest.mark.parametrize("cover", ["pause", "new-game"])
+def test_under_a_cover_or_dialog_the_keyboard_cannot_play(asgi_server, page, cover):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".tile:focus")).to_have_attribute("data-free", "true")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/hint" in r.url else None)
+    if cover == "pause":
+        page.keyboard.press("p")
+        expect(page.locator("#paused-cover")).to_be_visible()
+        page.locator(".tile").first.focus()  # as Tab would try: the tiles are out of reach
+    else:
+        page.locator("#new-game").click()
+        expect(page.locator("#new-game-dialog")).to_be_visible()
+    for key in ("ArrowRight", "Enter", " ", "h", "u", "c"):
+        page.keyboard.press(key)
+    if cover == "new-game":
+        page.keyboard.press("Escape")
+        expect(page.locator("#new-game-dialog")).to_be_hidden()
+    expect(page.locator(".tile.selected")).to_have_count(0)
+    expect(page.locator("#hints-used")).to_have_text("0")
+    assert asked == []
+    if cover == "pause":  # no tile (and so no face's name) is reached under the cover
+        expect(page.locator(".tile:focus")).to_have_count(0)
+        expect(page.locator("#message")).not_to_contain_text("open")
+
+
 @pytest.mark.parametrize("width, height", [(390, 844)])
 def test_on_a_phone_the_turtle_tiles_stay_at_least_24px_wide(
     asgi_server, new_device, width, height

@@ -135,6 +135,11 @@
   function setPaused(paused) {
     root.classList.toggle("paused", paused);
     board.enabled = !paused;
+    // Out of reach under the cover: no Tab, Enter or screen reader gets to a tile (or
+    // its face's name); the focus goes to the cover's Resume.
+    const inside = $("board").contains(document.activeElement);
+    $("board").inert = paused;
+    if (paused && inside) $("resume").focus();
     // A hint's glow would show through the cover, and it means nothing after a pause.
     if (paused) board.clearHints();
     $("paused-cover").hidden = !paused;
@@ -292,7 +297,9 @@
   document.addEventListener("visibilitychange", () => {
     if (document.hidden && playing()) togglePause();
   });
-  MahjongBoard.listenKeys(board, { h: hint, u: undo, "Ctrl+z": undo, p: togglePause });
+  // Under the pause cover the tiles are inert (setPaused) and C says nothing of them.
+  const sayOpenPairs = () => { if (playing()) board.sayOpenPairs(); };
+  MahjongBoard.listenKeys(board, { h: hint, u: undo, "Ctrl+z": undo, p: togglePause, c: sayOpenPairs });
   MahjongBoard.setupTileStyle(root, $("tile-style"));
   setupShowMatches($("show-matches"));
   showFlowers();
