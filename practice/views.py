@@ -21,6 +21,7 @@ from mahjong.layout_preview import preview_svg
 from mahjong.rules import Level, layout_label
 from practice import actions
 from practice.daily import frame as daily_frame
+from practice.daily import win_facts as daily_win_facts
 from practice.models import SoloGame
 from practice.wins import own_rank
 from practice.wording import not_a_record, rank_text
@@ -83,6 +84,7 @@ def win_summary(game: SoloGame) -> dict:
         "record": game.clean and (previous is None or game.time_ms < previous),
         "previous_best_ms": previous,
     }
+    summary["daily"] = daily_win_facts(game, daily.today())
     if not game.clean:  # a hinted or replayed win ranks nowhere (docs/RULES.md)
         return {**summary, "rank": None, "rank_text": not_a_record(game)}
     rank = own_rank(game)

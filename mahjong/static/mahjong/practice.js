@@ -186,11 +186,22 @@
   function showWon(state) {
     const result = state.result;
     $("won-time").textContent = MahjongBoard.formatTime(result.time_ms);
-    $("won-rank").textContent = `— ${result.rank_text}`;
+    // One record line: a new record says so alone; another clean win its place and the
+    // record to beat; a win that is practice only why (its rank text).
+    $("won-rank").textContent = result.record ? "" : `— ${result.rank_text}`;
     $("won-hints").textContent = result.hints_used;
-    $("won-record").textContent = result.record
-      ? T.new_record
-      : T.your_record.replace("{time}", MahjongBoard.formatTime(result.previous_best_ms));
+    let record = "";
+    if (result.record) record = T.new_record;
+    else if (result.clean && result.previous_best_ms !== null) {
+      record = T.your_record.replace("{time}", MahjongBoard.formatTime(result.previous_best_ms));
+    }
+    $("won-record").textContent = record;
+    $("won-record").hidden = !record;
+    $("won-daily").hidden = !result.daily;
+    if (result.daily) {
+      $("won-place").textContent = result.daily.place_text;
+      $("won-streak").textContent = result.daily.streak_text;
+    }
     $("won-code").textContent = state.code;
     $("won-link").value = shareLink(state.code);
     $("won-copied").textContent = "";
