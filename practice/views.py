@@ -63,11 +63,12 @@ def layout_facts(game: SoloGame) -> dict:
         key = game.code.split("-")[1]
         label = library.title_of(key, get_language()) or key
         flowers = flowers_by_count(game.tile_count)  # as the engine deals stored layouts
-        return {"number": None, "name": key, "label": label, "flowers": flowers}
+        return {"number": None, "name": key, "level": None, "label": label, "flowers": flowers}
     entry = BY_NUMBER[game.layout_number]
     return {
         "number": game.layout_number,
         "name": entry.name,
+        "level": entry.level or None,  # a library layout has no level
         "label": layout_label(game.layout_number),
         "flowers": entry.flowers,
     }
@@ -122,6 +123,9 @@ def page_strings() -> dict:
         "copied": _("Link copied"),
         "copy_failed": _("Select the link and copy it."),
         "errors": refusal_strings(),
+        # "{n}" is the count; the page picks the form (English and Spanish have two).
+        "pair_left": _("1 pair left"),
+        "pairs_left": _("{n} pairs left"),
     }
 
 

@@ -276,6 +276,36 @@ def test_a_new_game_by_level_from_the_dialog(asgi_server, page):
     expect(page.locator("#code")).to_have_text(re.compile(r"^MJ1-L01-[A-Z]{7}$"))
 
 
+def test_the_page_names_the_layout_and_the_pairs_left(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    expect(page.locator("#game-name")).to_have_text("Beginner")
+    expect(page.locator("#pairs-left")).to_have_text("17 pairs left")
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(page.locator("#pairs-left")).to_have_text("16 pairs left")
+
+
+def test_the_new_game_dialog_marks_the_current_choice_and_stops_the_clock(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.locator("#new-game").click()
+    dialog = page.locator("#new-game-dialog")
+    expect(dialog).to_be_visible()
+    current = dialog.locator("[aria-current='true']")
+    expect(current.first).to_have_attribute("value", "beginner")
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")  # the pause is in
+    shown = page.locator("#clock").text_content()
+    page.wait_for_timeout(1200)
+    assert page.locator("#clock").text_content() == shown
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    expect(page.locator("#clock")).not_to_have_text(shown, timeout=3000)  # it runs again
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(tile(page, BEGINNER_CODE, i)).to_be_hidden()
+    expect(page.locator("#message")).to_have_text("")
+
+
 def test_the_numbers_style_is_remembered(asgi_server, page):
     open_game(asgi_server, page, BEGINNER_CODE)
     page.get_by_role("button", name="Numbers").click()

@@ -24,6 +24,7 @@
     board.load(state.tiles);
     applyState(state, at);
     $("code").textContent = state.code;
+    $("game-name").textContent = state.layout.label;
     document.title = `${state.layout.label} · ${state.code}`;
     frameDaily(state.code);
   }
@@ -53,6 +54,8 @@
   // not after a win (nothing left to undo into), not under the pause cover.
   function showProgress() {
     $("progress").textContent = `${board.progress()}%`;
+    const pairs = board.aliveCount() / 2;
+    $("pairs-left").textContent = pairs === 1 ? P.pair_left : P.pairs_left.replace("{n}", pairs);
     const live = playing() && board.aliveCount() > 0;
     $("undo").disabled = !live || removed.length === 0;
     $("hint").disabled = !live;
@@ -268,9 +271,33 @@
     });
   }
 
+  // The dialog marks what is being played, and the clock stops while it is open: it
+  // goes on if the dialog closes without a new game.
+  let pausedForDialog = null; // the game the dialog paused
   function openNewGame() {
     $("code-error").textContent = "";
+    markCurrentChoice();
+    if (playing() && board.aliveCount() > 0) {
+      pausedForDialog = game.id;
+      togglePause();
+    }
     $("new-game-dialog").showModal();
+  }
+
+  function markCurrentChoice() {
+    // The level is marked whatever the flowers switch says (it keeps the player's last
+    // choice), and a library layout in the list below.
+    const layout = game ? game.layout : {};
+    document.querySelectorAll("#new-game-form button[name=level], #new-game-form button[name=layout]").forEach((button) => {
+      const current = button.name === "level" ? button.value === layout.level : button.value === layout.name;
+      button.classList.toggle("current", current);
+      if (current) button.setAttribute("aria-current", "true"); else button.removeAttribute("aria-current");
+    });
+  }
+
+  function closedNewGame() {
+    if (pausedForDialog !== null && game && game.id === pausedForDialog && game.paused) togglePause();
+    pausedForDialog = null;
   }
 
   // --- wiring ---------------------------------------------------------------------------
@@ -292,6 +319,7 @@
   }
   $("won-new").addEventListener("click", () => { $("won-dialog").close(); openNewGame(); });
   $("flowers").addEventListener("change", showFlowers);
+  $("new-game-dialog").addEventListener("close", closedNewGame);
   $("new-game-form").addEventListener("submit", (event) => {
     const button = event.submitter;
     if (!button || button.value === "cancel") return;
