@@ -150,7 +150,8 @@
     $("pause").textContent = paused ? T.resume : T.pause;
   }
 
-  function togglePause() {
+  // `leaving`: the pause of a page being hidden or left (not a click).
+  function togglePause(leaving = false) {
     if (!game || game.status !== "playing") return;
     const action = game.paused ? "resume" : "pause";
     // The clock stops under the cover at once; the server's answer then sets it exactly.
@@ -158,9 +159,11 @@
     game.paused = !game.paused;
     setPaused(game.paused);
     showProgress();
-    // The pause names this page: if a newer page (a reload) has the game by the time it
-    // arrives, the server ignores it (docs/PRACTICE.md §The server is the referee).
-    send(action, { game: game.id, page: game.page }).then((state) => state && applyState(state));
+    // The pause of a page being left names it: if a newer page (a reload) has the game by
+    // the time it arrives, the server ignores it (docs/PRACTICE.md §The server is the
+    // referee). A click on Pause, in any tab, always pauses.
+    const body = leaving === true ? { game: game.id, page: game.page } : { game: game.id };
+    send(action, body).then((state) => state && applyState(state));
   }
 
   function newGame(body) {
@@ -303,7 +306,7 @@
   // --- wiring ---------------------------------------------------------------------------
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
-  $("pause").addEventListener("click", togglePause);
+  $("pause").addEventListener("click", () => togglePause());
   // The first tap anywhere on the cover resumes (its button says so to a screen reader).
   $("paused-cover").addEventListener("click", () => { if (game && game.paused) togglePause(); });
   $("new-game").addEventListener("click", openNewGame);
@@ -334,11 +337,11 @@
     });
   });
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden && playing()) togglePause();
+    if (document.hidden && playing()) togglePause(true);
   });
   // Under the pause cover the tiles are inert (setPaused) and C says nothing of them.
   const sayOpenPairs = () => { if (playing()) board.sayOpenPairs(); };
-  MahjongBoard.listenKeys(board, { h: hint, u: undo, "Ctrl+z": undo, p: togglePause, c: sayOpenPairs });
+  MahjongBoard.listenKeys(board, { h: hint, u: undo, "Ctrl+z": undo, p: () => togglePause(), c: sayOpenPairs });
   MahjongBoard.setupTileStyle(root, $("tile-style"));
   setupShowMatches($("show-matches"));
   showFlowers();
