@@ -75,7 +75,8 @@ def test_a_win_tells_its_place_among_the_players_own_wins(device):
 def test_the_state_names_the_layout_for_play_again(device):
     device.open(BEGINNER_CODE)
     assert device.state["layout"] == {
-        "number": 1, "name": "beginner", "label": "Beginner", "flowers": False,
+        "number": 1, "name": "beginner", "level": "beginner", "label": "Beginner",
+        "flowers": False,
     }  # fmt: skip
 
 
