@@ -170,6 +170,10 @@ DISCONNECT_GRACE_SECONDS = 30  # away this long, a CPU plays the seat (docs/RULE
 # this after their previous one is refused `too_fast` (docs/RULES.md §Fair play; tests
 # turn it off, and on where they test it).
 PAIR_FLOOR_MS = env_int("PAIR_FLOOR_MS", 250)
+# A practice win at an inhuman pace (mahjong/pace.py) is flagged and kept off every table
+# until an admin clears it (docs/RULES.md §Fair play; tests turn it off, and on where
+# they test it: their scripted wins play pairs a few ms apart).
+PRACTICE_PACE_FLAGS = True
 CPU_DELAY_SCALE = 1.0  # multiplies every CPU thinking time (tests speed CPUs up)
 CPU_STALL_SECONDS = 30  # a CPU chain silent this long is restarted by the sweeper
 SWEEP_SECONDS = env_int("SWEEP_SECONDS", 2)

@@ -7,13 +7,15 @@ lost and two tabs cannot interleave half-done writes.
 """
 
 from dataclasses import dataclass
+from datetime import timedelta
 
-from django.db import transaction
+from django.conf import settings
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from mahjong import reasons, sightings
+from mahjong import pace, reasons, sightings
 from mahjong.deals import deal_for
 from mahjong.engine.codes import CodeError, make_code, random_seed
 from mahjong.engine.hint import Hint
@@ -24,7 +26,12 @@ from practice.models import SoloGame
 
 
 class PracticeError(Exception):
-    """A refused action; the message is shown to the player."""
+    """A refused action: the message says why (to an API client), the code names the
+    reason so the page can say it in its own words (practice.views.page_strings)."""
+
+    def __init__(self, message: str, code: str = "refused"):
+        super().__init__(message)
+        self.code = code
 
 
 def check_code(code: str) -> str:
@@ -33,7 +40,7 @@ def check_code(code: str) -> str:
     try:
         deal_for(code)
     except CodeError as error:
-        raise PracticeError(reasons.translate(str(error))) from None
+        raise PracticeError(reasons.translate(str(error)), "bad_code") from None
     return code
 
 
@@ -81,7 +88,7 @@ def _locked_running_game(player: Player, game_id) -> SoloGame:
     """As _locked_game, and not paused (the caller holds a transaction)."""
     game = _locked_game(player, game_id)
     if game.paused:
-        raise PracticeError(_("the game is paused"))
+        raise PracticeError(_("the game is paused"), "paused")
     return game
 
 
@@ -89,9 +96,9 @@ def _locked_game(player: Player, game_id) -> SoloGame:
     game = SoloGame.objects.select_for_update().filter(player=player, pk=_as_int(game_id))
     game = game.first()
     if game is None:
-        raise PracticeError(_("no such game on this device"))
+        raise PracticeError(_("no such game on this device"), "no_game")
     if game.status != SoloGame.Status.PLAYING:
-        raise PracticeError(_("this game is over: start a new one"))
+        raise PracticeError(_("this game is over: start a new one"), "over")
     return game
 
 
@@ -105,7 +112,8 @@ def _check_move_number(game: SoloGame, move_number) -> None:
     if _as_int(move_number) != len(game.moves):
         raise PracticeError(
             _("out of date: the game has %(removed)s pairs removed, not %(n)s")
-            % {"removed": len(game.moves), "n": move_number}
+            % {"removed": len(game.moves), "n": move_number},
+            "stale",
         )
 
 
@@ -129,22 +137,45 @@ def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
         return MoveResult(game, position_of(game), repeated=True)
     _check_move_number(game, move_number)
     if game.paused:
-        raise PracticeError(_("the game is paused"))
+        raise PracticeError(_("the game is paused"), "paused")
+    now = timezone.now()
+    _not_too_fast(game, now)
     position = position_of(game)
     ok, reason = position.can_remove(i, j)
     if not ok:
         raise PracticeError(reasons.translate(reason))
     position = position.remove(i, j)
     game.moves.append([i, j])
-    game.move_ms.append(game.clock_ms())
+    game.move_ms.append(game.clock_ms(now))
+    game.last_pair_at = now
     if position.is_won():
-        _finish(game)
+        _finish(game, now)
     game.save()
     return MoveResult(game, position)
 
 
-def _finish(game: SoloGame) -> None:
-    now = timezone.now()
+def _not_too_fast(game: SoloGame, now) -> None:
+    """docs/RULES.md §Fair play: no human makes two pairs within PAIR_FLOOR_MS, in
+    practice as in races."""
+    floor = timedelta(milliseconds=settings.PAIR_FLOOR_MS)
+    if game.last_pair_at is not None and now - game.last_pair_at < floor:
+        message = _("too fast: a pair needs two deliberate taps (at least %(ms)s ms apart)")
+        raise PracticeError(message % {"ms": settings.PAIR_FLOOR_MS}, "too_fast")
+
+
+def _flag_inhuman_pace(game: SoloGame) -> None:
+    """A won game's pairs, timed on its clock (pauses left out), read as the races read
+    theirs (mahjong/pace.py): an inhuman pace keeps the win off every table."""
+    if not settings.PRACTICE_PACE_FLAGS:
+        return
+    found = pace.inhuman(pace.intervals_ms_of_clock(game.move_ms))
+    if found is not None:
+        game.pace_flagged = True
+        game.pace_median_ms, game.pace_spread = found.median_ms, round(found.spread, 3)
+
+
+def _finish(game: SoloGame, now) -> None:
+    _flag_inhuman_pace(game)
     game.time_ms = game.clock_ms(now)
     game.elapsed_ms = game.time_ms
     game.running_since = None
@@ -160,7 +191,7 @@ def undo(player: Player, game_id, move_number) -> MoveResult:
     if not game.moves:
         raise PracticeError(_("nothing to undo"))
     if game.paused:
-        raise PracticeError(_("the game is paused"))
+        raise PracticeError(_("the game is paused"), "paused")
     game.moves.pop()
     del game.move_ms[len(game.moves) :]  # its time too (a game from before has none)
     game.undos_used += 1
@@ -189,15 +220,34 @@ def _hint_game(player: Player, game_id) -> SoloGame:
 def _count_hint(player: Player, game_id, thought_on: list) -> SoloGame:
     game = _locked_running_game(player, game_id)
     if game.moves != thought_on:  # a pair or an undo came in meanwhile
-        raise PracticeError(_("the board changed while the hint was found: ask again"))
+        raise PracticeError(_("the board changed while the hint was found: ask again"), "stale")
     game.hints_used += 1
     game.save(update_fields=["hints_used"])
     return game
 
 
 @transaction.atomic
-def pause(player: Player, game_id) -> SoloGame:
+def clear_pace_flags(games) -> int:
+    """An admin looked and found a fast human: the wins (a queryset) count again on
+    every table. The one write path of the flag's clearing (practice/admin.py)."""
+    return games.filter(pace_flagged=True).update(pace_flagged=False)
+
+
+@transaction.atomic
+def open_page(game: SoloGame) -> SoloGame:
+    """A page is served with this game: it is now the game's page (SoloGame.page)."""
+    SoloGame.objects.filter(pk=game.pk).update(page=models.F("page") + 1)
+    game.refresh_from_db(fields=["page"])
+    return game
+
+
+@transaction.atomic
+def pause(player: Player, game_id, page=None) -> SoloGame:
+    """Stop the clock. `page` (SoloGame.page) is the page that asks: a page since
+    replaced by a newer one (a late pause of a reload) changes nothing."""
     game = _locked_game(player, game_id)
+    if page is not None and _as_int(page) != game.page:
+        return game
     if game.running_since is not None:
         game.elapsed_ms = game.clock_ms()
         game.running_since = None

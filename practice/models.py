@@ -36,6 +36,17 @@ class SoloGame(models.Model):
     undos_used = models.PositiveIntegerField(default=0)
     elapsed_ms = models.PositiveBigIntegerField(default=0)
     running_since = models.DateTimeField(null=True, blank=True)
+    # The page that shows the game: each page served counts one up. A pause names its
+    # page, so one sent by a page being left (a reload) that arrives after the new page
+    # was served is ignored (docs/PRACTICE.md §The server is the referee).
+    page = models.PositiveIntegerField(default=0)
+    # When the last pair was played (wall clock): the pace floor's reference.
+    last_pair_at = models.DateTimeField(null=True, blank=True)
+    # Won at an inhuman pace (mahjong/pace.py): off every table until an admin clears it
+    # (docs/RULES.md §Fair play), with the figures that showed it.
+    pace_flagged = models.BooleanField(default=False)
+    pace_median_ms = models.PositiveIntegerField(null=True, blank=True)
+    pace_spread = models.FloatField(null=True, blank=True)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     time_ms = models.PositiveBigIntegerField(null=True, blank=True)  # winning time
@@ -54,12 +65,13 @@ class SoloGame(models.Model):
     def __str__(self):
         return f"{self.code} ({self.status})"
 
-    # A win that may stand as a record: no hint, and the player's first sight of the deal.
-    CLEAN = models.Q(hints_used=0, seen_before=False)
+    # A win that may stand as a record: no hint, the player's first sight of the deal,
+    # and a human's pace (no standing pace flag).
+    CLEAN = models.Q(hints_used=0, seen_before=False, pace_flagged=False)
 
     @property
     def clean(self) -> bool:
-        return self.hints_used == 0 and not self.seen_before
+        return self.hints_used == 0 and not self.seen_before and not self.pace_flagged
 
     def clock_ms(self, now=None) -> int:
         if self.running_since is None:

@@ -21,6 +21,7 @@ from mahjong.layout_preview import preview_svg
 from mahjong.rules import Level, layout_label
 from practice import actions
 from practice.daily import frame as daily_frame
+from practice.daily import win_facts as daily_win_facts
 from practice.models import SoloGame
 from practice.wins import own_rank
 from practice.wording import not_a_record, rank_text
@@ -45,6 +46,7 @@ def game_state(game: SoloGame, position=None) -> dict:
         "removed": game.moves,
         "status": game.status,
         "paused": game.paused,
+        "page": game.page,
         "clock_ms": game.clock_ms(),
         "hints_used": game.hints_used,
         "progress": position.progress(),
@@ -61,11 +63,12 @@ def layout_facts(game: SoloGame) -> dict:
         key = game.code.split("-")[1]
         label = library.title_of(key, get_language()) or key
         flowers = flowers_by_count(game.tile_count)  # as the engine deals stored layouts
-        return {"number": None, "name": key, "label": label, "flowers": flowers}
+        return {"number": None, "name": key, "level": None, "label": label, "flowers": flowers}
     entry = BY_NUMBER[game.layout_number]
     return {
         "number": game.layout_number,
         "name": entry.name,
+        "level": entry.level or None,  # a library layout has no level
         "label": layout_label(game.layout_number),
         "flowers": entry.flowers,
     }
@@ -82,6 +85,7 @@ def win_summary(game: SoloGame) -> dict:
         "record": game.clean and (previous is None or game.time_ms < previous),
         "previous_best_ms": previous,
     }
+    summary["daily"] = daily_win_facts(game, daily.today())
     if not game.clean:  # a hinted or replayed win ranks nowhere (docs/RULES.md)
         return {**summary, "rank": None, "rank_text": not_a_record(game)}
     rank = own_rank(game)
@@ -118,6 +122,24 @@ def page_strings() -> dict:
     return {
         "copied": _("Link copied"),
         "copy_failed": _("Select the link and copy it."),
+        "errors": refusal_strings(),
+        # "{n}" is the count; the page picks the form (English and Spanish have two).
+        "pair_left": _("1 pair left"),
+        "pairs_left": _("{n} pairs left"),
+    }
+
+
+def refusal_strings() -> dict:
+    """What the page says when the server refuses an action, by the refusal's code
+    (PracticeError.code): the player's words, never the server's sentence."""
+    return {
+        "paused": _("The game is paused: tap Resume to play on."),
+        "stale": _("The board was out of step with the game; it shows the game as it is now."),
+        "too_fast": _("Too fast: take a moment between pairs."),
+        "over": _("This game is over: start a new one."),
+        "bad_code": _("That is not one of our game codes: a code looks like MJ1-L00-AAAAABL."),
+        "no_game": _("This game is not on this device any more: start a new one."),
+        "refused": _("That was not accepted; the board shows the game as it is now."),
     }
 
 
@@ -144,7 +166,7 @@ def play_daily(request):
 
 def _page(request, player, game: SoloGame | None, status: int = 200, not_a_game: str = ""):
     day = daily.today()
-    state = game_state(game) if game is not None else None
+    state = game_state(actions.open_page(game)) if game is not None else None
     # The daily frame is only for today's deal (a replay of another day's is a game).
     is_daily = state is not None and state["code"] == daily.daily_code(day)
     context = {
@@ -203,7 +225,7 @@ def api(action):
             return JsonResponse(action(player, _body(request)))
         except actions.PracticeError as refused:
             game = actions.current_game(player)
-            answer = {"error": str(refused)}
+            answer = {"error": str(refused), "code": refused.code}
             if game is not None:
                 answer["state"] = game_state(game)
             return JsonResponse(answer, status=400)
@@ -256,7 +278,7 @@ def hint(player, body) -> dict:
 
 @api
 def pause(player, body) -> dict:
-    return game_state(actions.pause(player, body.get("game")))
+    return game_state(actions.pause(player, body.get("game"), body.get("page")))
 
 
 @api

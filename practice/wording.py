@@ -22,6 +22,11 @@ def ordinal(n: int) -> str:
 
 def not_a_record(game) -> str:
     """Why a win is practice only (docs/RULES.md §Records and boards)."""
+    if game.pace_flagged:
+        return _(
+            "practice: played faster than people play, so it is not a record until we have "
+            "looked at it"
+        )
     if game.seen_before:
         return _(
             "practice: you had seen this deal before (in practice or a race), so it is not a record"

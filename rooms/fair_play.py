@@ -1,11 +1,12 @@
 """Results played at an inhuman pace (docs/RULES.md §Fair play): flagged when the race
-ends (rooms/pace.py), then cleared or voided by an admin. The one write path of the
+ends (mahjong/pace.py), then cleared or voided by an admin. The one write path of the
 flags; the admin's actions call it (rooms/admin.py)."""
 
 from django.db import transaction
 
 from accounts import actions as accounts_actions
-from rooms import pace, rated_places
+from mahjong import pace
+from rooms import rated_places
 from rooms.models import Entry, Move, Race
 
 

@@ -230,7 +230,7 @@ class Entry(ranking.HasStanding, models.Model):
     # duplicate delivery of a task (or a second chain) finds it taken and does nothing.
     cpu_step = models.PositiveIntegerField(default=0)
     cpu_kicked_at = models.DateTimeField(null=True, blank=True)  # last (re)start of a chain
-    # Inhuman pace (rooms/pace.py), found when the race ends: the result stays in the
+    # Inhuman pace (mahjong/pace.py), found when the race ends: the result stays in the
     # race, but off every board and rating until an admin clears it (or voids it).
     pace_flagged = models.BooleanField(default=False)
     pace_median_ms = models.PositiveIntegerField(null=True, blank=True)

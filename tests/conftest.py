@@ -200,8 +200,10 @@ def fresh_check_counts(monkeypatch):
 @pytest.fixture(autouse=True)
 def no_pair_floor(settings):
     """Most tests play pairs faster than a hand can (an injected clock, a script, a quick
-    browser): the pace floor is off. tests/test_pace.py turns it on."""
+    browser): the pace floor is off, and so is practice's pace flag. tests/test_pace.py
+    and tests/test_practice_pace.py turn them on."""
     settings.PAIR_FLOOR_MS = 0
+    settings.PRACTICE_PACE_FLAGS = False
 
 
 @pytest.fixture

@@ -73,6 +73,7 @@ def test_a_good_file_plays_and_shares(client):
     assert device.state["layout"] == {
         "number": None,
         "name": f"U{stored.pk}",
+        "level": None,
         "label": "Little pyramid",
         "flowers": False,
     }

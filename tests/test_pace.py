@@ -8,8 +8,9 @@ import pytest
 
 from accounts.models import Rating, RatingChange
 from accounts.ratings import Glicko, update
+from mahjong import pace
 from records import leaderboards
-from rooms import fair_play, pace, races, ranked, stand_in
+from rooms import fair_play, races, ranked, stand_in
 from rooms.boards import deal_for
 from rooms.models import Entry, Move
 from tests.rooms_helpers import close_all, db, refused, room_with, seated

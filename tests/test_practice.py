@@ -163,6 +163,32 @@ def test_pause_stops_the_clock_and_refuses_moves(device):
     assert status == 200 and not state["paused"]
 
 
+def test_a_late_pause_from_a_page_since_left_does_not_pause_the_newer_page(device):
+    """docs/PRACTICE.md §The server is the referee: a reload's pause (sent by the page
+    being left) may reach the server after the new page was served; it is ignored."""
+    device.open(BEGINNER_CODE)
+    old_page = device.state["page"]
+    device.open(BEGINNER_CODE)  # the reload, served before the old page's pause arrives
+    assert device.state["page"] != old_page
+    status, state = device.post("pause", game=device.state["id"], page=old_page)
+    assert status == 200 and not state["paused"]
+    i, j = plan_of(BEGINNER_CODE)[0]
+    status, state = device.move(i, j)
+    assert status == 200 and state["removed"] == [sorted([i, j])]
+    status, state = device.post("pause", game=state["id"], page=device.state["page"])
+    assert status == 200 and state["paused"]  # the page on the screen still pauses
+
+
+def test_a_refusal_carries_a_code_the_page_words_for_itself(device):
+    device.open(BEGINNER_CODE)
+    device.post("pause", game=device.state["id"])
+    i, j = plan_of(BEGINNER_CODE)[0]
+    status, answer = device.move(i, j)
+    assert status == 400 and answer["code"] == "paused"
+    status, answer = device.move(i, j, n=5)
+    assert status == 400 and answer["code"] == "stale"
+
+
 def test_reopening_the_page_restores_the_game(device):
     device.open(BEGINNER_CODE)
     i, j = plan_of(BEGINNER_CODE)[0]

@@ -106,6 +106,72 @@ def test_pause_hides_the_faces_and_stops_the_clock(asgi_server, page):
     expect(page.locator(".tile .pic").first).to_be_visible()
 
 
+def test_a_pause_sent_by_the_old_page_after_the_new_one_loaded_changes_nothing(asgi_server, page):
+    """Reloading: the old page's pause reaches the server after the new page was served.
+    The new page's first pair is accepted and its clock does not jump back."""
+    open_game(asgi_server, page, BEGINNER_CODE)
+    newer = page.context.new_page()
+    open_game(asgi_server, newer, BEGINNER_CODE)
+    newer.wait_for_timeout(1100)  # let the clock show a second
+    before = newer.locator("#clock").text_content()
+    with page.expect_response(re.compile(r"/play/api/pause$")):  # the old page is left
+        page.evaluate(
+            """() => {
+              Object.defineProperty(document, "hidden", { value: true, configurable: true });
+              document.dispatchEvent(new Event("visibilitychange"));
+            }"""
+        )
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(newer, BEGINNER_CODE, i, j)
+    expect(newer.locator("#play")).not_to_have_attribute("aria-busy", "true")
+    expect(tile(newer, BEGINNER_CODE, i)).to_be_hidden()
+    expect(newer.locator("#paused-cover")).to_be_hidden()
+    expect(newer.locator("#message")).to_have_text("")
+    assert newer.locator("#clock").text_content() >= before
+    newer.reload()
+    expect(tile(newer, BEGINNER_CODE, i)).to_be_hidden()  # the server kept the pair
+
+
+PRACTICE_JS = re.compile(r".*/practice(\.[0-9a-f]+)?\.js$")
+
+
+def test_a_paused_game_shows_its_cover_from_the_first_paint_and_a_tap_resumes(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.get_by_role("button", name="Pause", exact=True).click()
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")
+    page.route(PRACTICE_JS, lambda route: route.abort())
+    page.reload()
+    # Before any script of the page ran, the page says what the server says: paused.
+    expect(page.locator("#paused-cover")).not_to_have_attribute("hidden", "")
+    expect(page.locator("#play")).to_have_class(re.compile(r"\bpaused\b"))
+    expect(page.locator("#pause")).to_have_text("Resume")
+    page.unroute(PRACTICE_JS)
+    page.reload()
+    page.locator("#paused-cover").click(position={"x": 10, "y": 10})
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(tile(page, BEGINNER_CODE, i)).to_be_hidden()
+    expect(page.locator("#message")).to_have_text("")
+
+
+def test_a_refusal_is_said_in_the_players_words_not_the_servers(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    i, j = plan_of(BEGINNER_CODE)[0]
+    # Another tab pauses the game: this page still shows it running.
+    page.evaluate(
+        """async () => {
+          const state = JSON.parse(document.getElementById("game-state").textContent);
+          const csrf = document.querySelector("meta[name=csrf-token]").content;
+          await fetch("/play/api/pause", {method: "POST", headers: {"X-CSRFToken": csrf,
+            "Content-Type": "application/json"}, body: JSON.stringify({game: state.id})});
+        }"""
+    )
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(page.locator("#paused-cover")).to_be_visible()
+    expect(page.locator("#message")).to_have_text("The game is paused: tap Resume to play on.")
+
+
 def test_a_reload_restores_the_game(asgi_server, page):
     open_game(asgi_server, page, BEGINNER_CODE)
     i, j = plan_of(BEGINNER_CODE)[0]
@@ -152,6 +218,33 @@ def test_keyboard_moves_between_free_tiles_and_selects(asgi_server, page):
     expect(page.locator("#hints-used")).to_have_text("1")
 
 
+@pytest.mark.parametrize("cover", ["pause", "new-game"])
+def test_under_a_cover_or_dialog_the_keyboard_cannot_play(asgi_server, page, cover):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.keyboard.press("ArrowRight")
+    expect(page.locator(".tile:focus")).to_have_attribute("data-free", "true")
+    asked = []
+    page.on("request", lambda r: asked.append(r.url) if "/api/hint" in r.url else None)
+    if cover == "pause":
+        page.keyboard.press("p")
+        expect(page.locator("#paused-cover")).to_be_visible()
+        page.locator(".tile").first.focus()  # as Tab would try: the tiles are out of reach
+    else:
+        page.locator("#new-game").click()
+        expect(page.locator("#new-game-dialog")).to_be_visible()
+    for key in ("ArrowRight", "Enter", " ", "h", "u", "c"):
+        page.keyboard.press(key)
+    if cover == "new-game":
+        page.keyboard.press("Escape")
+        expect(page.locator("#new-game-dialog")).to_be_hidden()
+    expect(page.locator(".tile.selected")).to_have_count(0)
+    expect(page.locator("#hints-used")).to_have_text("0")
+    assert asked == []
+    if cover == "pause":  # no tile (and so no face's name) is reached under the cover
+        expect(page.locator(".tile:focus")).to_have_count(0)
+        expect(page.locator("#message")).not_to_contain_text("open")
+
+
 @pytest.mark.parametrize("width, height", [(390, 844)])
 def test_on_a_phone_the_turtle_tiles_stay_at_least_24px_wide(
     asgi_server, new_device, width, height
@@ -186,6 +279,36 @@ def test_a_new_game_by_level_from_the_dialog(asgi_server, page):
     page.get_by_role("button", name="Beginner").click()
     expect(page.locator(".tile")).to_have_count(34)
     expect(page.locator("#code")).to_have_text(re.compile(r"^MJ1-L01-[A-Z]{7}$"))
+
+
+def test_the_page_names_the_layout_and_the_pairs_left(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    expect(page.locator("#game-name")).to_have_text("Beginner")
+    expect(page.locator("#pairs-left")).to_have_text("17 pairs left")
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(page.locator("#pairs-left")).to_have_text("16 pairs left")
+
+
+def test_the_new_game_dialog_marks_the_current_choice_and_stops_the_clock(asgi_server, page):
+    open_game(asgi_server, page, BEGINNER_CODE)
+    page.locator("#new-game").click()
+    dialog = page.locator("#new-game-dialog")
+    expect(dialog).to_be_visible()
+    current = dialog.locator("[aria-current='true']")
+    expect(current.first).to_have_attribute("value", "beginner")
+    expect(page.locator("#play")).not_to_have_attribute("aria-busy", "true")  # the pause is in
+    shown = page.locator("#clock").text_content()
+    page.wait_for_timeout(1200)
+    assert page.locator("#clock").text_content() == shown
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    expect(page.locator("#paused-cover")).to_be_hidden()
+    expect(page.locator("#clock")).not_to_have_text(shown, timeout=3000)  # it runs again
+    i, j = plan_of(BEGINNER_CODE)[0]
+    play_pair(page, BEGINNER_CODE, i, j)
+    expect(tile(page, BEGINNER_CODE, i)).to_be_hidden()
+    expect(page.locator("#message")).to_have_text("")
 
 
 def test_the_numbers_style_is_remembered(asgi_server, page):

@@ -14,7 +14,7 @@ from practice import daily as practice_daily
 from practice.models import SoloGame
 from practice.wording import ordinal, rank_text
 from tests.accounts_helpers import at_noon, device_player, won_game
-from tests.practice_helpers import BEGINNER_CODE, win
+from tests.practice_helpers import BEGINNER_CODE, plan_of, win
 
 pytestmark = pytest.mark.django_db
 
@@ -75,7 +75,8 @@ def test_a_win_tells_its_place_among_the_players_own_wins(device):
 def test_the_state_names_the_layout_for_play_again(device):
     device.open(BEGINNER_CODE)
     assert device.state["layout"] == {
-        "number": 1, "name": "beginner", "label": "Beginner", "flowers": False,
+        "number": 1, "name": "beginner", "level": "beginner", "label": "Beginner",
+        "flowers": False,
     }  # fmt: skip
 
 
@@ -106,7 +107,7 @@ def test_play_daily_opens_todays_deal_and_names_its_date(device, today):
     assert device.state["code"] == daily.daily_code(DAY)
     page = response.content.decode()
     assert f"Daily challenge — {DAY_EN}" in page
-    assert "1 day in a row" in page
+    assert "day in a row" not in page  # no streak before a first attempt
 
 
 def test_todays_code_by_its_link_is_framed_too_and_another_code_is_not(device, today):
@@ -142,6 +143,14 @@ def test_the_daily_frame_shows_todays_five_best_times(device, today):
     assert all(f"Daily player {n}" in page for n in range(5))
     assert "Daily player 5" not in page and "Yesterday" not in page
     assert "1:00" in page and "1:04" in page
+
+
+def test_the_streak_is_not_shown_before_the_players_first_attempt(device, today):
+    assert 'id="daily-streak"' not in device.open("daily").content.decode()
+    i, j = plan_of(device.state["code"])[0]
+    assert device.move(i, j)[0] == 200
+    page = device.open("daily").content.decode()
+    assert 'id="daily-streak"' in page and "1 day in a row" in page
 
 
 def test_the_streak_counts_days_the_challenge_was_started_finished_or_not(client, today):

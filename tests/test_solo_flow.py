@@ -1,5 +1,5 @@
 """Solo practice's flow in Chromium, on a laptop (1280×800) and a phone (390×844): the win
-dialog (time, rank, Play again, Replay this deal, the share link), Undo after a win, a
+dialog (time, rank, Play a new deal, Try this deal again, the share link), Undo after a win, a
 link that holds no game, the New game dialog, the matches helper, the daily challenge
 (docs/RULES.md §Solo play)."""
 
@@ -55,13 +55,19 @@ def test_play_again_starts_a_new_game_of_the_same_layout_in_one_click(
     win_on_the_page(page, asgi_server.url, BEGINNER_CODE, last)
     dialog = page.locator("#won-dialog")
     expect(dialog.locator("#won-time")).to_have_text(re.compile(r"^\d+:\d\d$"))
-    expect(dialog.locator("#won-rank")).to_have_text("— your best!")
+    # One record line, not "your best!" beside it; one primary next step.
+    expect(dialog.locator("#won-rank")).to_have_text("")
     expect(dialog.locator("#won-record")).to_have_text("New personal record!")
+    expect(dialog.locator(".btn.primary")).to_have_count(1)
+    expect(dialog.locator(".btn.primary")).to_have_text("Play a new deal")
+    for secondary in ("#won-replay", "#won-watch"):
+        expect(dialog.locator(secondary)).not_to_have_class(re.compile(r"\bbtn\b"))
+    expect(dialog.locator("#won-daily")).to_be_hidden()
     expect(page.locator("#undo")).to_be_disabled()  # nothing to undo into after a win
     expect(page.locator("#hint")).to_be_disabled()
     assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
     shoot(page, f"won-{viewport['width']}")
-    dialog.get_by_role("button", name="Play again").click()
+    dialog.get_by_role("button", name="Play a new deal").click()
     expect(dialog).to_be_hidden()
     expect(page.locator("#code")).to_have_text(re.compile(r"^MJ1-L01-[A-Z]{7}$"))
     expect(page.locator("#code")).not_to_have_text(BEGINNER_CODE)
@@ -77,7 +83,7 @@ def test_replay_this_deal_gives_the_same_code_afresh(asgi_server, new_device):
     player, page = player_with_page(new_device, asgi_server)
     last = all_but_the_last_pair(player, BEGINNER_CODE)
     win_on_the_page(page, asgi_server.url, BEGINNER_CODE, last)
-    page.get_by_role("button", name="Replay this deal").click()
+    page.get_by_role("button", name="Try this deal again").click()
     expect(page.locator("#won-dialog")).to_be_hidden()
     expect(page.locator("#code")).to_have_text(BEGINNER_CODE)
     expect(page.locator(".tile:visible")).to_have_count(34)
@@ -214,6 +220,24 @@ def test_highlight_matching_tiles_is_an_option_remembered(asgi_server, page):
     toggle.click()
     expect(page.locator(".tile.match")).to_have_count(0)
     assert position.faces  # the deal is the one the page shows
+
+
+@pytest.mark.parametrize("viewport", SIZES)
+def test_a_daily_win_says_todays_place_and_the_streak(asgi_server, new_device, viewport):
+    player, page = player_with_page(new_device, asgi_server, viewport)
+    code = daily.daily_code(daily.today())
+    SoloGame.objects.create(
+        player=Player.objects.create(nickname="Swift"), code=code,
+        layout_number=daily.DAILY_LAYOUT, tile_count=68, status=SoloGame.Status.WON,
+        time_ms=1, elapsed_ms=1,
+    )  # fmt: skip
+    last = all_but_the_last_pair(player, code)
+    win_on_the_page(page, asgi_server.url, code, last)
+    dialog = page.locator("#won-dialog")
+    expect(dialog.locator("#won-place")).to_have_text("2nd on today's table")
+    expect(dialog.locator("#won-streak")).to_have_text("1 day in a row")
+    expect(dialog.locator("#won-record")).to_have_text("New personal record!")
+    shoot(page, f"won-daily-{viewport['width']}")
 
 
 @pytest.mark.parametrize("viewport", SIZES)

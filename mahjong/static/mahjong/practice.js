@@ -24,6 +24,7 @@
     board.load(state.tiles);
     applyState(state, at);
     $("code").textContent = state.code;
+    $("game-name").textContent = state.layout.label;
     document.title = `${state.layout.label} · ${state.code}`;
     frameDaily(state.code);
   }
@@ -53,6 +54,8 @@
   // not after a win (nothing left to undo into), not under the pause cover.
   function showProgress() {
     $("progress").textContent = `${board.progress()}%`;
+    const pairs = board.aliveCount() / 2;
+    $("pairs-left").textContent = pairs === 1 ? P.pair_left : P.pairs_left.replace("{n}", pairs);
     const live = playing() && board.aliveCount() > 0;
     $("undo").disabled = !live || removed.length === 0;
     $("hint").disabled = !live;
@@ -90,9 +93,9 @@
         say(T.offline);
         return null;
       }
-      const answer = await response.json().catch(() => ({ error: T.offline }));
+      const answer = await response.json().catch(() => ({ code: "offline" }));
       if (!response.ok) {
-        say(answer.error);
+        say(refusal(answer.code));
         if (answer.state) applyState(answer.state);
         return null;
       }
@@ -106,6 +109,12 @@
     root.setAttribute("aria-busy", "true");
     queue = queue.then(call, call).finally(answered);
     return queue;
+  }
+
+  // The server's refusal in the player's words (practice.views.refusal_strings).
+  function refusal(code) {
+    if (code === "offline") return T.offline;
+    return P.errors[code] || P.errors.refused;
   }
 
   function undo() {
@@ -129,6 +138,11 @@
   function setPaused(paused) {
     root.classList.toggle("paused", paused);
     board.enabled = !paused;
+    // Out of reach under the cover: no Tab, Enter or screen reader gets to a tile (or
+    // its face's name); the focus goes to the cover's Resume.
+    const inside = $("board").contains(document.activeElement);
+    $("board").inert = paused;
+    if (paused && inside) $("resume").focus();
     // A hint's glow would show through the cover, and it means nothing after a pause.
     if (paused) board.clearHints();
     $("paused-cover").hidden = !paused;
@@ -136,7 +150,8 @@
     $("pause").textContent = paused ? T.resume : T.pause;
   }
 
-  function togglePause() {
+  // `leaving`: the pause of a page being hidden or left (not a click).
+  function togglePause(leaving = false) {
     if (!game || game.status !== "playing") return;
     const action = game.paused ? "resume" : "pause";
     // The clock stops under the cover at once; the server's answer then sets it exactly.
@@ -144,7 +159,11 @@
     game.paused = !game.paused;
     setPaused(game.paused);
     showProgress();
-    send(action, { game: game.id }).then((state) => state && applyState(state));
+    // The pause of a page being left names it: if a newer page (a reload) has the game by
+    // the time it arrives, the server ignores it (docs/PRACTICE.md §The server is the
+    // referee). A click on Pause, in any tab, always pauses.
+    const body = leaving === true ? { game: game.id, page: game.page } : { game: game.id };
+    send(action, body).then((state) => state && applyState(state));
   }
 
   function newGame(body) {
@@ -173,11 +192,22 @@
   function showWon(state) {
     const result = state.result;
     $("won-time").textContent = MahjongBoard.formatTime(result.time_ms);
-    $("won-rank").textContent = `— ${result.rank_text}`;
+    // One record line: a new record says so alone; another clean win its place and the
+    // record to beat; a win that is practice only why (its rank text).
+    $("won-rank").textContent = result.record ? "" : `— ${result.rank_text}`;
     $("won-hints").textContent = result.hints_used;
-    $("won-record").textContent = result.record
-      ? T.new_record
-      : T.your_record.replace("{time}", MahjongBoard.formatTime(result.previous_best_ms));
+    let record = "";
+    if (result.record) record = T.new_record;
+    else if (result.clean && result.previous_best_ms !== null) {
+      record = T.your_record.replace("{time}", MahjongBoard.formatTime(result.previous_best_ms));
+    }
+    $("won-record").textContent = record;
+    $("won-record").hidden = !record;
+    $("won-daily").hidden = !result.daily;
+    if (result.daily) {
+      $("won-place").textContent = result.daily.place_text;
+      $("won-streak").textContent = result.daily.streak_text;
+    }
     $("won-code").textContent = state.code;
     $("won-link").value = shareLink(state.code);
     $("won-copied").textContent = "";
@@ -244,16 +274,41 @@
     });
   }
 
+  // The dialog marks what is being played, and the clock stops while it is open: it
+  // goes on if the dialog closes without a new game.
+  let pausedForDialog = null; // the game the dialog paused
   function openNewGame() {
     $("code-error").textContent = "";
+    markCurrentChoice();
+    if (playing() && board.aliveCount() > 0) {
+      pausedForDialog = game.id;
+      togglePause();
+    }
     $("new-game-dialog").showModal();
+  }
+
+  function markCurrentChoice() {
+    // The level is marked whatever the flowers switch says (it keeps the player's last
+    // choice), and a library layout in the list below.
+    const layout = game ? game.layout : {};
+    document.querySelectorAll("#new-game-form button[name=level], #new-game-form button[name=layout]").forEach((button) => {
+      const current = button.name === "level" ? button.value === layout.level : button.value === layout.name;
+      button.classList.toggle("current", current);
+      if (current) button.setAttribute("aria-current", "true"); else button.removeAttribute("aria-current");
+    });
+  }
+
+  function closedNewGame() {
+    if (pausedForDialog !== null && game && game.id === pausedForDialog && game.paused) togglePause();
+    pausedForDialog = null;
   }
 
   // --- wiring ---------------------------------------------------------------------------
   $("hint").addEventListener("click", hint);
   $("undo").addEventListener("click", undo);
-  $("pause").addEventListener("click", togglePause);
-  $("resume").addEventListener("click", togglePause);
+  $("pause").addEventListener("click", () => togglePause());
+  // The first tap anywhere on the cover resumes (its button says so to a screen reader).
+  $("paused-cover").addEventListener("click", () => { if (game && game.paused) togglePause(); });
   $("new-game").addEventListener("click", openNewGame);
   if ($("no-game-new")) $("no-game-new").addEventListener("click", openNewGame);
   $("blocked-undo").addEventListener("click", undo);
@@ -267,6 +322,7 @@
   }
   $("won-new").addEventListener("click", () => { $("won-dialog").close(); openNewGame(); });
   $("flowers").addEventListener("change", showFlowers);
+  $("new-game-dialog").addEventListener("close", closedNewGame);
   $("new-game-form").addEventListener("submit", (event) => {
     const button = event.submitter;
     if (!button || button.value === "cancel") return;
@@ -281,9 +337,11 @@
     });
   });
   document.addEventListener("visibilitychange", () => {
-    if (document.hidden && playing()) togglePause();
+    if (document.hidden && playing()) togglePause(true);
   });
-  MahjongBoard.listenKeys(board, { h: hint, u: undo, "Ctrl+z": undo, p: togglePause });
+  // Under the pause cover the tiles are inert (setPaused) and C says nothing of them.
+  const sayOpenPairs = () => { if (playing()) board.sayOpenPairs(); };
+  MahjongBoard.listenKeys(board, { h: hint, u: undo, "Ctrl+z": undo, p: () => togglePause(), c: sayOpenPairs });
   MahjongBoard.setupTileStyle(root, $("tile-style"));
   setupShowMatches($("show-matches"));
   showFlowers();

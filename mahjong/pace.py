@@ -1,5 +1,6 @@
 """Inhuman pace (docs/RULES.md §Fair play): a board whose human pairs come faster and
-more evenly than people play is flagged when its race ends. Pure Python.
+more evenly than people play is flagged when its race ends (rooms/fair_play.py) or its
+practice game is won (practice/actions.py). Pure Python.
 
 A person's time between pairs swings widely — the look for a pair depends on the board,
 and the fastest CPU level, built to look like a sharp player, takes ~1.6 s a pair with a
@@ -28,6 +29,11 @@ class Pace:
 def intervals_ms(times: list[datetime]) -> list[int]:
     """Milliseconds between consecutive pairs, in order."""
     return [round((b - a).total_seconds() * 1000) for a, b in itertools.pairwise(times)]
+
+
+def intervals_ms_of_clock(clock_ms: list[int]) -> list[int]:
+    """Milliseconds between consecutive pairs timed on a game clock (ms), in order."""
+    return [b - a for a, b in itertools.pairwise(clock_ms)]
 
 
 def window_pace(window: list[int]) -> Pace:
