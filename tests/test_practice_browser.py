@@ -80,6 +80,8 @@ def test_a_tap_on_a_blocked_tile_explains_why(asgi_server, page):
     tile(page, TURTLE_CODE, hemmed_in).click()
     expect(page.locator("#message")).to_contain_text("blocked on both sides")
     expect(page.locator(".tile.selected")).to_have_count(0)
+    # News, not an error: drawn in the text's colour (site.css, message kinds).
+    expect(page.locator("#message")).to_have_attribute("data-kind", "info")
 
 
 def test_the_clock_counts_from_when_the_page_was_served_though_it_loads_slowly(asgi_server, page):
@@ -170,6 +172,7 @@ def test_a_refusal_is_said_in_the_players_words_not_the_servers(asgi_server, pag
     play_pair(page, BEGINNER_CODE, i, j)
     expect(page.locator("#paused-cover")).to_be_visible()
     expect(page.locator("#message")).to_have_text("The game is paused: tap Resume to play on.")
+    expect(page.locator("#message")).to_have_attribute("data-kind", "error")
 
 
 def test_a_reload_restores_the_game(asgi_server, page):

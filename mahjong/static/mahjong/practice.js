@@ -14,9 +14,14 @@
   let queue = Promise.resolve(); // server calls, strictly in order
   let waiting = 0; // server calls not yet answered: the page is marked busy meanwhile
 
-  const say = (text) => { $("message").textContent = text || ""; };
+  // Refusals and a lost connection are errors; a hint's word and the board's own news
+  // ("12 pairs open.") are information, not drawn in error red (site.css, message kinds).
+  const say = (text, kind = "error") => {
+    $("message").textContent = text || "";
+    $("message").dataset.kind = kind;
+  };
   const board = new MahjongBoard($("board"), $("board-wrap"), {
-    sprite: root.dataset.sprite, strings: T, onSay: say, onPair: playPair,
+    sprite: root.dataset.sprite, strings: T, onSay: (text) => say(text, "info"), onPair: playPair,
   });
 
   function draw(state, at) {
@@ -129,9 +134,9 @@
       if (!answer) return;
       game = answer.state;
       $("hints-used").textContent = answer.state.hints_used;
-      if (!answer.pair) { say(T.no_moves); return; }
+      if (!answer.pair) { say(T.no_moves, "info"); return; }
       board.highlight(answer.pair);
-      say(answer.winning ? T.hint_winning : T.hint_playable);
+      say(answer.winning ? T.hint_winning : T.hint_playable, "info");
     });
   }
 
