@@ -103,7 +103,7 @@ def test_a_won_practice_game_links_to_its_replay_of_one_board(asgi_server, new_d
     page = page_for(new_device, asgi_server, player, PHONE)
     last = server_side(all_but_the_last_pair, player, BEGINNER_CODE)
     win_on_the_page(page, asgi_server.url, BEGINNER_CODE, last)
-    page.get_by_role("link", name="Watch the replay").click()
+    page.get_by_role("link", name="Watch how you played").click()
     expect(page.locator("h1")).to_contain_text(BEGINNER_CODE)
     expect(page.locator(".replay-board")).to_have_count(1)
     expect(page.get_by_text("Follow the leader")).to_be_hidden()  # one board: nothing to follow
