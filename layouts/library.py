@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.urls import reverse
 
 from layouts.models import CatalogOverride, StoredLayout
-from mahjong.deals import make_stored_code
+from mahjong.deals import new_stored_code
 from mahjong.engine.catalog import BY_NAME, CATALOG
 from mahjong.engine.codes import make_code, random_seed
 from mahjong.rules import Level, layout_label
@@ -121,7 +121,7 @@ def new_code(key: str, seed: int | None = None) -> str:
     seed = random_seed() if seed is None else seed
     layout_id = stored_id(key)
     if layout_id is not None:
-        return make_stored_code(layout_id, seed)
+        return new_stored_code(layout_id, seed)
     return make_code(BY_NAME[key].number, seed)
 
 
@@ -138,7 +138,7 @@ def title_of(key: str, language: str) -> str:
 
 
 def title_of_code(code: str, language: str) -> str:
-    """A stored layout's name from one of its codes (`MJ1-U<id>-…`)."""
+    """A stored layout's name from one of its codes (`MJ1-U<id>-…` or `MJ2-U<id>-…`)."""
     parts = code.split("-")
     return title_of(parts[1], language) if len(parts) == 3 else ""
 

@@ -2,7 +2,8 @@
 recompute their position from the code on every action, and a code's deal never changes.
 
 A code is `MJ1-Lnn-…` on a built-in layout or `MJ1-U<id>-…` on a stored one
-(docs/LAYOUTS.md §Stored layouts). A stored layout's text never changes once stored
+(docs/LAYOUTS.md §Stored layouts; `MJ2-U<id>-…` on one of 138-142 places, docs/ENGINE.md
+§Game codes). A stored layout's text never changes once stored
 (layouts/actions.py writes it once), so its deals can be cached like the built-ins'.
 The layouts app sits above this module (pyproject.toml [tool.importlinter]), so its
 model is looked up by name, not imported.
@@ -13,10 +14,10 @@ from functools import lru_cache
 from django.apps import apps
 
 from mahjong.engine.codes import make_stored_code, parse_any_code
-from mahjong.engine.deal import Deal, deal_from_code
+from mahjong.engine.deal import Deal, deal_from_code, stored_code_version
 from mahjong.engine.layout import Layout, parse_layout
 
-__all__ = ["deal_for", "make_stored_code", "parse_any_code", "stored_layout"]
+__all__ = ["deal_for", "new_stored_code", "parse_any_code", "stored_layout"]
 
 
 @lru_cache(maxsize=512)
@@ -35,3 +36,10 @@ def stored_layout(layout_id: int) -> Layout:
         raise LookupError(f"unknown stored layout U{layout_id}")
     read = parse_layout(text, f"U{layout_id}")
     return Layout(name=f"U{layout_id}", positions=read.positions)
+
+
+def new_stored_code(layout_id: int, seed: int) -> str:
+    """A code on the stored layout U<layout_id>, in the version its tile count deals with
+    (MJ2 on 138-142 places); LookupError when there is no such layout."""
+    version = stored_code_version(len(stored_layout(layout_id).positions))
+    return make_stored_code(layout_id, seed, version)

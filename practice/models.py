@@ -81,10 +81,15 @@ class SoloGame(models.Model):
 
     def same_layout(self) -> models.Q:
         """Games on this game's layout: a built-in's number, or a stored layout's code
-        prefix `MJ1-U<id>-` (stored layouts have no number)."""
+        prefix `MJ1-U<id>-` or `MJ2-U<id>-` (stored layouts have no number; docs/ENGINE.md
+        §Game codes)."""
         if self.layout_number is not None:
             return models.Q(layout_number=self.layout_number)
-        return models.Q(layout_number=None, code__startswith=self.code.rsplit("-", 1)[0] + "-")
+        stored = self.code.split("-")[1]  # "U<id>": MJ1 and MJ2 codes on it alike
+        prefixes = models.Q(code__startswith=f"MJ1-{stored}-") | models.Q(
+            code__startswith=f"MJ2-{stored}-"
+        )
+        return models.Q(prefixes, layout_number=None)
 
     @classmethod
     def best_win_ms(cls, player, layout: int | models.Q, exclude_pk=None) -> int | None:

@@ -61,7 +61,7 @@ def test_stored_codes_read_back_with_the_same_tolerance_as_level_codes():
         ("MJ1-U1234567890-AAAAAAA", "malformed"),
         ("MJ1-U-AAAAAAA", "malformed"),
         ("MJ1-U12-AAAAAA", "malformed"),
-        ("MJ2-U12-AAAAAAA", "unknown game code version"),
+        ("MJ3-U12-AAAAAAA", "unknown game code version"),
     ],
 )
 def test_malformed_stored_codes_are_refused(code, message):

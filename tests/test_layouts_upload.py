@@ -41,6 +41,24 @@ def test_store_and_play_opens_a_board_on_the_stored_layout(client):
     assert Device(client).open(board.url.split("/")[2]).status_code == 200
 
 
+def test_a_140_tile_file_plays_mj2_codes_with_no_face_more_than_four_times(client):
+    # Under 144 places MJ1 drew regular faces only, some six times; new codes on such a
+    # layout are MJ2 and deal the real set (docs/ENGINE.md §Game codes).
+    upload(client, flat_text(140), action="store", title="Nearly a set")
+    stored = StoredLayout.objects.get()
+    code = client.get(f"/layouts/play/U{stored.pk}/").url.strip("/").split("/")[-1]
+    assert code.startswith(f"MJ2-U{stored.pk}-")
+    faces = deal_for(code).faces
+    assert max(faces.count(face) for face in set(faces)) == 4
+    assert Device(client).open(code).status_code == 200
+    # A game dealt under MJ1 before is still a game on the same layout (records).
+    game = SoloGame.objects.get(code=code)
+    old = SoloGame.objects.create(
+        player=game.player, code=f"MJ1-U{stored.pk}-AAAAABL", tile_count=140
+    )
+    assert set(SoloGame.objects.filter(game.same_layout())) == {game, old}
+
+
 def test_storing_asks_for_a_name_and_stores_nothing_without_one(client):
     for action in ("store", "share"):
         response = upload(client, beginner_text(), action=action, title="  ")

@@ -7,14 +7,18 @@ it never skips. Its namespaces and bridge have names of their own (by process id
 cannot touch a bench topology running beside it, and they are removed even on failure.
 """
 
+import importlib.util
 import json
 import os
 import shutil
 import subprocess
 import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
+from django.test import Client
+from django.test.utils import override_settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SCALE = ROOT / "bench" / "scale"
@@ -60,7 +64,40 @@ def small_topology():
         topology("down", timeout=20)
 
 
+def scale_topology_module():
+    """bench/scale/topology.py, imported as the drills import it (it is a script)."""
+    spec = importlib.util.spec_from_file_location("scale_topology", SCALE / "topology.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.django_db
+def test_up_collects_the_static_files_a_host_needs_to_render_pages(tmp_path):
+    # The preparing step of `up`, run as `up` runs it, into a folder nothing was ever
+    # collected into (as on a clone where bin/run never ran); no root needed.
+    topology = scale_topology_module().Topology(name=f"{NAME}-static")
+    topology.run_dir = tmp_path / "run"
+    topology.static_root = topology.run_dir / "static"
+    with override_settings(STATIC_ROOT=topology.static_root, DEBUG=False):
+        # A web host of the old `up`: nothing collected, every page a 500.
+        assert Client(raise_request_exception=False).get("/").status_code == 500
+        topology.collect_static()
+        assert (topology.static_root / "staticfiles.json").is_file()
+        client = Client()  # a fresh handler: WhiteNoise reads STATIC_ROOT when built
+        for path in ("/", "/rooms/", "/play/"):
+            assert client.get(path).status_code == 200, path
+        page = client.get("/").content.decode()
+        linked = page.split('href="/static/', 1)[1].split('"', 1)[0]
+        assert (topology.static_root / linked).is_file()  # a hashed name, collected
+
+
 def test_a_killed_web_host_loses_no_acknowledged_pair_and_its_players_go_on(small_topology):
+    # Pages render through the balancer on hosts built from nothing (`up` collects the
+    # static files: without them every page was a 500 while /healthz said 200).
+    for path in ("/", "/rooms/"):
+        with urllib.request.urlopen(f"http://{NET}.10{path}", timeout=15) as page:
+            assert page.status == 200, path
     drill = [sys.executable, str(SCALE / "drill.py"), "kill-web", *TOPOLOGY, "--json"]
     drill += ["--players", "6", "--rooms", "1", "--cpus", "0", "--pace", "1"]
     drill += ["--seconds", "20", "--fault-at", "6", "--down", "4"]

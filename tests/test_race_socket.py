@@ -5,12 +5,23 @@ import json
 import threading
 
 import pytest
+from channels.testing import WebsocketCommunicator
 from django.db import connection, transaction
 
+from mahjong.asgi import application
 from rooms import lobby, races, standings_feed
 from rooms.boards import deal_for
 from rooms.models import Entry
-from tests.rooms_helpers import Socket, close_all, db, first_plan_pair, room_with, seated
+from tests.rooms_helpers import (
+    HOST,
+    ORIGIN,
+    Socket,
+    close_all,
+    db,
+    first_plan_pair,
+    room_with,
+    seated,
+)
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -30,11 +41,22 @@ async def test_a_socket_gets_a_snapshot_of_the_room_on_connect():
     await socket.close()
 
 
-async def test_an_unknown_room_is_refused_with_a_reason():
-    socket = Socket("NOPE42")
-    connected, _ = await socket.ws.connect()
-    assert (await socket.next())["code"] == "no_room"
-    await socket.ws.wait()
+@pytest.mark.parametrize(
+    ("accept", "message"), [("en", "no such room"), ("es-ES,es;q=0.9", "no existe esa sala")]
+)
+async def test_an_unknown_room_is_told_no_room_in_the_players_language_then_closed_4404(
+    accept, message
+):
+    headers = [ORIGIN, HOST, (b"accept-language", accept.encode())]
+    ws = WebsocketCommunicator(application, "/ws/rooms/NOPE42/", headers=headers)
+    connected, _ = await ws.connect()
+    assert connected
+    assert await ws.receive_json_from(timeout=5) == {
+        "type": "error",
+        "code": "no_room",
+        "message": message,
+    }
+    assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
 
 
 async def test_a_socket_from_a_foreign_origin_is_refused():

@@ -66,6 +66,7 @@ class Topology:
         self.run_dir = ROOT / "var" / "scale" / name
         # The postgres user must write the cluster: not under a root-only worktree.
         self.pg_dir = Path("/tmp") / f"{name}-pg"
+        self.static_root = self.run_dir / "static"  # collected by `up` for the web hosts
 
     # --- names ---------------------------------------------------------------------
     def ns(self, host: str) -> str:
@@ -103,6 +104,7 @@ class Topology:
             "SECURE_COOKIES": "0",
             "SOCKETS_PER_ADDRESS": "0",  # every load client comes from the bridge's address
             "VAR_DIR": str(self.run_dir / "var"),
+            "STATIC_ROOT": str(self.static_root),
             "CHANNEL_PREFIX": f"scale-{self.name}",
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "LANG": "C.UTF-8",
@@ -292,6 +294,7 @@ class Topology:
         for log in self.run_dir.glob("*.log"):
             log.unlink()
         (self.run_dir / "env.json").write_text(json.dumps(self.env(), indent=1))
+        self.collect_static()
         self.build_network()
         self.init_pg()
         for host in ("pg", "redis1", "redis2"):
@@ -303,6 +306,15 @@ class Topology:
                 self.start(host)
         self.start("lb")
         self.wait_healthy()
+
+    def collect_static(self) -> None:
+        """The hashed static files and their manifest, collected afresh into this
+        topology's own folder: with DEBUG off a web host renders a page only if the
+        manifest names every file it links (without one every page is a 500), and a
+        checkout where `bin/run` never ran has none. (The Spanish catalogs, .mo, are
+        committed; the database is migrated in `create_database`.)"""
+        self.static_root.mkdir(parents=True, exist_ok=True)
+        sh(f"{PYTHON} manage.py collectstatic --noinput --clear -v 0", env=self.env())
 
     def init_pg(self) -> None:
         self.pg_dir.mkdir(parents=True)

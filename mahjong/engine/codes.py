@@ -13,6 +13,10 @@ import re
 import secrets
 
 VERSION = "MJ1"
+# MJ2 names U codes on stored layouts of 138-142 places, whose faces MJ1 drew with some
+# face six times; under MJ2 they get the real set (docs/ENGINE.md §Game codes). MJ1 codes
+# keep dealing what they always dealt. Every L code is MJ1.
+REAL_SET_VERSION = "MJ2"
 SEED_LETTERS = 7
 SEED_LIMIT = 26**SEED_LETTERS
 CODE_RE = re.compile(r"^MJ(\d+)-L(\d{2})-([A-Z]{7})$")
@@ -48,11 +52,13 @@ def make_code(layout_number: int, seed: int) -> str:
     return f"{VERSION}-L{layout_number:02d}-{seed_to_letters(seed)}"
 
 
-def make_stored_code(layout_id: int, seed: int) -> str:
+def make_stored_code(layout_id: int, seed: int, version: str = VERSION) -> str:
     """The code of a deal on the stored layout `layout_id` (1 .. 999,999,999)."""
     if not isinstance(layout_id, int) or not 0 < layout_id < STORED_ID_LIMIT:
         raise CodeError(f"stored layout id must be 1..{STORED_ID_LIMIT - 1}, got {layout_id!r}")
-    return f"{VERSION}-U{layout_id}-{seed_to_letters(seed)}"
+    if version not in (VERSION, REAL_SET_VERSION):
+        raise CodeError(f"unknown game code version {version!r}")
+    return f"{version}-U{layout_id}-{seed_to_letters(seed)}"
 
 
 def parse_code(code: str) -> tuple[int, int]:
@@ -69,6 +75,11 @@ def parse_code(code: str) -> tuple[int, int]:
 
 def parse_any_code(code: str) -> tuple[str, int, int]:
     """("L", layout number, seed) or ("U", stored layout id, seed); CodeError otherwise."""
+    return parse_versioned_code(code)[1:]
+
+
+def parse_versioned_code(code: str) -> tuple[str, str, int, int]:
+    """(version, kind, number or id, seed): `parse_any_code` with the version first."""
     if not isinstance(code, str):
         raise CodeError(f"a game code is a string, got {type(code).__name__}")
     text = code.strip().upper()
@@ -79,9 +90,10 @@ def parse_any_code(code: str) -> tuple[str, int, int]:
     if not match:
         # One example only: mahjong/reasons.py translates this sentence by its shape.
         raise CodeError(f"malformed game code {code!r}: expected like {EXAMPLE}")
-    if f"MJ{match.group(1)}" != VERSION:
-        raise CodeError(f"unknown game code version MJ{match.group(1)} in {code!r}")
-    return kind, int(match.group(2)), letters_to_seed(match.group(3))
+    version = f"MJ{match.group(1)}"
+    if version != VERSION and not (version == REAL_SET_VERSION and kind == "U"):
+        raise CodeError(f"unknown game code version {version} in {code!r}")
+    return version, kind, int(match.group(2)), letters_to_seed(match.group(3))
 
 
 def random_seed() -> int:

@@ -19,17 +19,27 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .catalog import layout_by_number
-from .codes import CodeError, make_code, make_stored_code, parse_any_code, random_seed
+from .codes import (
+    REAL_SET_VERSION,
+    VERSION,
+    CodeError,
+    make_code,
+    make_stored_code,
+    parse_versioned_code,
+    random_seed,
+)
 from .layout import Layout, LayoutError, bits, flowers_by_count
 from .position import Position
 from .prng import Prng
-from .tiles import FIRST_FLOWER, FIRST_SEASON, REGULAR_FACES
+from .tiles import FIRST_FLOWER, FIRST_SEASON, FULL_SET_SIZE, REGULAR_FACES
 
 SEED_STRIDE = 26**7  # keeps the PRNG seeds of different layout numbers apart
 # Stored layout id k seeds from (STORED_BASE + k) * SEED_STRIDE: above every L number
 # (0..99), so no U deal shares its PRNG stream with an L deal; the largest id (10**9 - 1)
 # still stays below 2**63.
 STORED_BASE = 100
+REGULAR_PAIRS = 2 * REGULAR_FACES  # 68: each regular face twice per set
+BONUS_PAIRS = 4  # two pairs of flowers, two of seasons
 DEFAULT_NODE_LIMIT = 2_000_000
 REPORT_NODE_LIMIT = 200_000  # the editor's "test" answers within a few seconds
 
@@ -55,7 +65,7 @@ def deal_from_code(code: str, stored: Callable[[int], Layout] | None = None) -> 
     A U code (a layout the site stored) asks `stored(id)` for its layout; without
     `stored`, or when it raises LookupError, the code names an unknown stored layout.
     """
-    kind, number, seed = parse_any_code(code)
+    version, kind, number, seed = parse_versioned_code(code)
     if kind == "U":
         try:
             layout = stored(number) if stored is not None else None
@@ -63,7 +73,7 @@ def deal_from_code(code: str, stored: Callable[[int], Layout] | None = None) -> 
             layout = None
         if layout is None:
             raise CodeError(f"unknown stored layout U{number} in game code {code!r}")
-        return stored_deal(layout, number, seed)
+        return stored_deal(layout, number, seed, version)
     try:
         layout = layout_by_number(number)
     except LayoutError:
@@ -81,22 +91,32 @@ def new_deal(layout: Layout, seed: int | None = None) -> Deal:
     return Deal(layout, faces, plan, None)
 
 
-def stored_deal(layout: Layout, layout_id: int, seed: int | None = None) -> Deal:
+def stored_code_version(tiles: int) -> str:
+    """The version of new codes on a stored layout of `tiles` places: MJ2 where MJ1 drew
+    more than one set of regular faces under 144 places (137..143), else MJ1."""
+    return REAL_SET_VERSION if 2 * REGULAR_PAIRS < tiles < FULL_SET_SIZE else VERSION
+
+
+def stored_deal(
+    layout: Layout, layout_id: int, seed: int | None = None, version: str | None = None
+) -> Deal:
     """A solvable deal on the site's stored layout `layout_id`, with its U code.
 
     The stored places alone fix the deal (docs/LAYOUTS.md §Codes): they are taken in file
     order (layer, row, column) however the caller listed them, and flowers follow the
     tile count whatever `layout.flowers` says. The deal's `layout` is that ordered one.
+    `version` is the code's; a new code gets `stored_code_version` of its tile count.
     """
     if seed is None:
         seed = random_seed()
-    code = make_stored_code(layout_id, seed)
+    version = version or stored_code_version(len(layout.positions))
+    code = make_stored_code(layout_id, seed, version)
     places = tuple(sorted(layout.positions, key=lambda p: (p[2], p[1], p[0])))
     flowers = flowers_by_count(len(places))
     if places != layout.positions or layout.flowers != flowers or layout.number is not None:
         layout = Layout(name=layout.name, positions=places, flowers=flowers)
     rng = Prng((STORED_BASE + layout_id) * SEED_STRIDE + seed)
-    faces, plan = generate(layout, rng, flowers)
+    faces, plan = generate(layout, rng, flowers, real_set=version != VERSION)
     return Deal(layout, faces, plan, code)
 
 
@@ -106,15 +126,16 @@ def _deal_for_seed(layout: Layout, number: int, seed: int) -> Deal:
     return Deal(layout, faces, plan, code)
 
 
-def generate(layout: Layout, rng: Prng, flowers: bool):
-    """(faces, plan) for a solvable deal on layout."""
+def generate(layout: Layout, rng: Prng, flowers: bool, real_set: bool = True):
+    """(faces, plan) for a solvable deal on layout; `real_set` as in draw_pair_faces."""
     plan = removal_order(layout, layout.full, rng)
     if plan is None:
         raise NoSolvableDeal(
             f"layout {layout.name!r} has no solvable deal: its {len(layout)} positions can "
             "never all be removed in pairs of free tiles, whatever the faces"
         )
-    return paint(len(layout), plan, draw_pair_faces(len(plan), flowers, rng)), tuple(plan)
+    pair_faces = draw_pair_faces(len(plan), flowers, rng, real_set)
+    return paint(len(layout), plan, pair_faces), tuple(plan)
 
 
 def paint(size: int, plan, pair_faces) -> tuple[int, ...]:
@@ -124,23 +145,23 @@ def paint(size: int, plan, pair_faces) -> tuple[int, ...]:
     return tuple(faces)
 
 
-def draw_pair_faces(n_pairs: int, flowers: bool, rng: Prng) -> list[tuple[int, int]]:
+def draw_pair_faces(
+    n_pairs: int, flowers: bool, rng: Prng, real_set: bool = True
+) -> list[tuple[int, int]]:
     """n_pairs matching face pairs, drawn at random from the tile set, in random order.
 
-    Each regular face gives two pairs per set, so a face shows 0, 2 or 4 times. A layout
-    bigger than a set reuses faces in whole pairs, one more pair per face before any face
-    gets two more, so the extra copies spread over many faces (docs/LAYOUTS.md §Faces).
-    No built-in layout before the library needed more than one set, so this changed none
-    of their deals.
+    Each regular face gives two pairs per set, so a face shows 0, 2 or 4 times. Without
+    `flowers`, a layout of 138..142 places takes all 136 regular tiles and then as many
+    flowers, then seasons, as it needs (each once: they match within their group), as a
+    real set does. A layout bigger than a set reuses faces in whole pairs, one more pair
+    per face before any face gets two more, so the extra copies spread over many faces
+    (docs/LAYOUTS.md §Faces). `real_set=False` is how MJ1 codes on stored layouts of
+    138..142 places drew: regular faces only, some six times (docs/ENGINE.md §Game codes).
     """
-    pairs: list[tuple[int, int]] = []
-    if flowers:
-        if n_pairs < 4:
-            raise LayoutError("flowers and seasons need at least 8 positions")
-        for first in (FIRST_FLOWER, FIRST_SEASON):
-            group = list(range(first, first + 4))
-            rng.shuffle(group)
-            pairs += [(group[0], group[1]), (group[2], group[3])]
+    if flowers and n_pairs < BONUS_PAIRS:
+        raise LayoutError("flowers and seasons need at least 8 positions")
+    bonus = BONUS_PAIRS if flowers else min(BONUS_PAIRS, max(0, n_pairs - REGULAR_PAIRS))
+    pairs = _bonus_pairs(rng)[:bonus] if flowers or (bonus and real_set) else []
     per_face = 2  # the first set: two pairs of each face
     while len(pairs) < n_pairs:
         pool = [face for face in range(REGULAR_FACES) for _ in range(per_face)]
@@ -148,6 +169,17 @@ def draw_pair_faces(n_pairs: int, flowers: bool, rng: Prng) -> list[tuple[int, i
         pairs += [(face, face) for face in pool[: n_pairs - len(pairs)]]
         per_face = 1
     rng.shuffle(pairs)
+    return pairs
+
+
+def _bonus_pairs(rng: Prng) -> list[tuple[int, int]]:
+    """Two pairs of flowers, then two of seasons, each tile once (any two of a group
+    match, docs/RULES.md §Tiles)."""
+    pairs = []
+    for first in (FIRST_FLOWER, FIRST_SEASON):
+        group = list(range(first, first + 4))
+        rng.shuffle(group)
+        pairs += [(group[0], group[1]), (group[2], group[3])]
     return pairs
 
 
