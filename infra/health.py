@@ -51,34 +51,14 @@ def check_worker() -> None:
         raise RuntimeError("no Celery worker answered")
 
 
-def heartbeat_age() -> float | None:
-    """Seconds since a worker last ran the scheduler's heartbeat task; None if never."""
+def check_scheduler() -> None:
     client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS)
     beat = client.get(HEARTBEAT_KEY)
-    return None if beat is None else time.time() - float(beat)
-
-
-def heartbeat_is_fresh(age: float | None) -> bool:
-    return age is not None and age <= 3 * settings.HEARTBEAT_SECONDS
-
-
-def check_scheduler() -> None:
-    age = heartbeat_age()
-    if age is None:
+    if beat is None:
         raise RuntimeError("no heartbeat from the scheduler")
-    if not heartbeat_is_fresh(age):
+    age = time.time() - float(beat)
+    if age > 3 * settings.HEARTBEAT_SECONDS:
         raise RuntimeError(f"last heartbeat {age:.0f} s ago")
-
-
-def cpu_steps_run() -> bool:
-    """Whether a worker of the `celery` queue (the one CPU steps go to) ran the heartbeat
-    lately: one Redis read, cheap enough for every snapshot. False when Redis does not
-    answer either (no step can be queued then). A stopped scheduler also makes it False
-    while workers still play: /healthz tells the two apart."""
-    try:
-        return heartbeat_is_fresh(heartbeat_age())
-    except Exception:  # noqa: BLE001 - any failure means "no proof a worker runs"
-        return False
 
 
 CHECKS: dict[str, Callable[[], None]] = {
