@@ -3,8 +3,10 @@ paused: the server reads the heartbeat each worker of the CPU steps' queue write
 (infra/worker_heartbeat.py) and puts it in the room's snapshot as `cpus_paused`
 (docs/PROTOCOL.md), served in the page and sent on every socket."""
 
+import asyncio
 import json
 import re
+import time
 
 import pytest
 from celery.contrib.testing.worker import start_worker
@@ -80,3 +82,24 @@ async def test_a_pool_only_worker_does_not_lift_the_notice(no_heartbeat):
         socket = Socket(room.code, players[0])
         assert (await socket.open())["cpus_paused"] is True
         await socket.close()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_notice_is_back_within_three_heartbeats_of_the_last_worker_stopping(
+    no_heartbeat, settings
+):
+    settings.HEARTBEAT_SECONDS = 1  # the heartbeat lives 3 s
+    room, players = await db(room_with)("Ann", cpus=["relaxed"])
+    socket = Socket(room.code, players[0])
+    await socket.open()
+    with start_worker(app, pool="solo", perform_ping_check=False, queues=["celery"]):
+        await socket.send(type="snapshot")
+        assert (await socket.next("snapshot"))["cpus_paused"] is False
+    stopped = time.monotonic()
+    while True:
+        await socket.send(type="snapshot")
+        if (await socket.next("snapshot"))["cpus_paused"]:
+            break
+        assert time.monotonic() - stopped < 3 * settings.HEARTBEAT_SECONDS + 2
+        await asyncio.sleep(0.2)
+    await socket.close()
