@@ -1,7 +1,10 @@
 """Checks of the parts the site needs: database, Redis (channel layer), worker, scheduler.
 
-Each check returns a small dict and never raises, so /healthz and `manage.py health`
-can report every part even when several are down.
+Each check returns a small dict and never raises, so /healthz, /livez and
+`manage.py health` can report every part even when several are down. Two questions
+(docs/OPERATIONS.md §Health): `liveness()` is "can this web process serve?" (its
+database and its channel layer: what a balancer checks, no worker needed); `report()`
+is "can the whole site play?" (also a worker and the scheduler: for people and monitors).
 """
 
 import asyncio
@@ -28,15 +31,18 @@ def check_database() -> None:
         raise ConnectionError("the database does not answer")
 
 
-def check_redis() -> None:
-    redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS).ping()
-
+def check_channel_layer() -> None:
     async def publish():
         # A publish to a group nobody listens to: proves the layer reaches its Redis.
         layer = get_channel_layer()
         await asyncio.wait_for(layer.group_send("health", {"type": "health"}), TIMEOUT_SECONDS)
 
     async_to_sync(publish)()
+
+
+def check_redis() -> None:
+    redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS).ping()
+    check_channel_layer()
 
 
 def check_worker() -> None:
@@ -63,12 +69,17 @@ CHECKS: dict[str, Callable[[], None]] = {
 }
 # The site cannot serve a game without these; a missing scheduler delays deadlines only.
 REQUIRED = ("database", "redis", "worker")
+# What one web process needs to answer pages and sockets: no worker, no scheduler.
+LIVENESS: dict[str, Callable[[], None]] = {
+    "database": check_database,
+    "channel_layer": check_channel_layer,
+}
 
 
-def run_check(name: str) -> dict:
+def run_check(name: str, checks: dict[str, Callable[[], None]] = CHECKS) -> dict:
     started = time.perf_counter()
     try:
-        CHECKS[name]()
+        checks[name]()
     except Exception as error:  # noqa: BLE001 - any failure means "down", with its reason
         result = {"ok": False, "error": f"{type(error).__name__}: {error}"}
     else:
@@ -81,3 +92,9 @@ def report() -> dict:
     parts = {name: run_check(name) for name in CHECKS}
     healthy = all(parts[name]["ok"] for name in REQUIRED)
     return {"status": "ok" if healthy else "unavailable", "parts": parts}
+
+
+def liveness() -> dict:
+    parts = {name: run_check(name, LIVENESS) for name in LIVENESS}
+    alive = all(part["ok"] for part in parts.values())
+    return {"status": "ok" if alive else "unavailable", "parts": parts}

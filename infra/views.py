@@ -1,4 +1,7 @@
-"""The health check and the status page (every part, and a live websocket echo)."""
+"""The health checks and the status page (every part, and a live websocket echo).
+
+/livez answers for this web process (balancers), /healthz for the whole site (people and
+monitors): docs/OPERATIONS.md §Health."""
 
 from django.http import JsonResponse
 from django.shortcuts import render
@@ -10,6 +13,12 @@ from infra import health
 @never_cache
 def healthz(request):
     result = health.report()
+    return JsonResponse(result, status=200 if result["status"] == "ok" else 503)
+
+
+@never_cache
+def livez(request):
+    result = health.liveness()
     return JsonResponse(result, status=200 if result["status"] == "ok" else 503)
 
 

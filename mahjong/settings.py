@@ -305,7 +305,7 @@ SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 60 * 60 if SECURE_COOKI
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", False)
 SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", False)
 SECURE_SSL_REDIRECT = env_bool("SSL_REDIRECT", SECURE_COOKIES and BEHIND_TLS_PROXY)
-SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^livez$"]
 # Every script, style, image and socket comes from this site; no inline script runs
 # (the pages carry their data as json_script blocks, which are not executed).
 SECURE_CSP = {

@@ -9,6 +9,7 @@ from rooms import ranked_views
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", infra_views.healthz, name="healthz"),
+    path("livez", infra_views.livez, name="livez"),
     path("status/", infra_views.status_page, name="status"),
     path("rules/", guide_views.rules_page, name="rules"),
     path("learn/", guide_views.learn_page, name="learn"),

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from accounts.models import Rating, RatingChange
 from accounts.ratings import START_DEVIATION, START_RATING, is_provisional
+from infra import worker_heartbeat
 from mahjong.rules import time_limit_ms
 from rooms import hot_sql, ranking
 from rooms.boards import board_json
@@ -191,6 +192,16 @@ def your_entry_json(entry: Entry, now) -> dict:
     }
 
 
+def cpus_paused(room: Room, race: Race | None) -> bool:
+    """CPU players (seats or stand-ins) are in the room and no worker of the CPU steps'
+    queue beat lately (infra/worker_heartbeat.py, docs/PROTOCOL.md): one Redis read,
+    only in a room with CPUs."""
+    cpus = room.seats.exclude(cpu_level="").exists() or (
+        race is not None and race.entries.filter(cpu_control=True).exists()
+    )
+    return cpus and not worker_heartbeat.alive()
+
+
 def snapshot(room: Room, seat: Seat | None, now=None) -> dict:
     """Everything a socket needs to draw the room now, for this seat."""
     now = now or timezone.now()
@@ -204,6 +215,7 @@ def snapshot(room: Room, seat: Seat | None, now=None) -> dict:
         "table": table_json(room),
         "history": history_json(room),
         "race": None,
+        "cpus_paused": cpus_paused(room, race),
     }
     if race is not None:
         data["race"] = race_json(race)

@@ -1,6 +1,9 @@
 """docker-compose.yml matches the code: no engine runs here, so check its shape."""
 
 import ast
+import importlib.util
+import subprocess
+import sys
 import tomllib
 from pathlib import Path
 
@@ -86,3 +89,21 @@ def test_the_image_holds_every_folder_the_site_runs_from():
     assert {"mahjong", "infra", "accounts", "practice", "rooms", "records"} <= set(packages)
     for folder in (*packages, "templates", "locale"):
         assert f"COPY {folder} {folder}" in dockerfile, folder
+
+
+def test_the_web_healthcheck_passes_with_no_worker_and_asks_livez(asgi_server, monkeypatch):
+    """The compose web check is /livez (docs/OPERATIONS.md §Health): run as written,
+    against a live server with no Celery worker, it exits 0."""
+    command = compose()["services"]["web"]["healthcheck"]["test"]
+    assert command[:3] == ["CMD", "python", "-c"] and "'/livez'" in command[3]
+    script = command[3].replace("8000", str(asgi_server.port))
+    monkeypatch.setenv("ALLOWED_HOSTS", "localhost,127.0.0.1")
+    assert subprocess.run([sys.executable, "-c", script], timeout=30).returncode == 0
+
+
+def test_the_balancer_checks_each_web_host_with_livez():
+    spec = importlib.util.spec_from_file_location("topology", ROOT / "bench/scale/topology.py")
+    topology = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(topology)
+    config = topology.Topology(small=True).haproxy_config()
+    assert "http-check send meth GET uri /livez " in config

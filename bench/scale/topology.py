@@ -12,7 +12,7 @@ run in it. One file on purpose (~440 lines): up, down and status must agree on e
 name and address, and one table of hosts below is the single place they are written. The
 hosts (docs/SCALING.md):
 
-    lb        HAProxy: round robin, no stickiness, health checks on /healthz
+    lb        HAProxy: round robin, no stickiness, health checks on /livez
     web1/2    uvicorn, two processes each
     worker1/2 Celery, queue `celery` (CPU steps, the sweeper, heartbeats)
     sched     Celery beat (exactly one) and the pool worker (queue `pools`)
@@ -330,7 +330,8 @@ class Topology:
         sh(f"{PYTHON} manage.py migrate --noinput -v 0", env=self.env())
 
     def wait_healthy(self, seconds=90) -> None:
-        """Until the balancer answers /healthz with every web host up."""
+        """Until every web host passes its check (/livez) and the balancer answers
+        /healthz (the whole site, workers included, is ready)."""
         deadline = time.monotonic() + seconds
         while time.monotonic() < deadline:
             states = self.servers_up()
@@ -372,7 +373,9 @@ frontend site
 backend web
     balance roundrobin        # no sticky sessions: a seat is found from the device cookie
     option httpchk
-    http-check send meth GET uri /healthz ver HTTP/1.1 hdr Host {lb}
+    # /livez: this host's database and channel layer answer. Not /healthz: that asks
+    # for a worker too, and with every worker gone every host would fail it at once.
+    http-check send meth GET uri /livez ver HTTP/1.1 hdr Host {lb}
     http-check expect status 200
     # Which host served a request (websocket upgrades included): the drills count
     # sockets per host from it.

@@ -216,6 +216,7 @@
 
   const HANDLERS = {
     snapshot: (m) => {
+      $("cpus-paused").hidden = !m.cpus_paused; // the server's word: no worker runs CPU steps
       version = m.v;
       standingsAt = at(m.server_now);
       if (showSnapshot(m) && ["first", "resync"].includes(link)) resyncFrom(m);
