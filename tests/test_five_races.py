@@ -213,5 +213,9 @@ def test_two_friends_and_a_spectator_race_five_times_with_the_server_restarted_i
         assert server_side(Race.objects.count) == RACES
         history = bo.locator("#room-history-list a")
         expect(history).to_have_text([f"Race {n}" for n in range(1, RACES + 1)])
+        # The spectator's socket on the killed server counts until its lease lapses
+        # (rooms/watchers.py LEASE_SECONDS), then every page hears it at the next ping.
+        for page in (ana, bo):
+            expect(page.locator("#watching")).to_have_text("1 watching", timeout=90_000)
     finally:
         server.stop()
