@@ -203,7 +203,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         request_id = content.get("id")
         if self.watching and time.monotonic() - self.watch_renewed > SEEN_EVERY_SECONDS:
             self.watch_renewed = time.monotonic()
-            await watchers.watch(self.code, self.channel_name)  # the lease, renewed
+            # The lease, renewed; leases that lapsed (a killed web process's sockets)
+            # stop counting on every page too.
+            await watchers.announce(self.code, await watchers.renew(self.code, self.channel_name))
         handler = HANDLERS.get(content["type"])
         if handler is None:
             message = _("unknown type %(type)r") % {"type": content["type"]}

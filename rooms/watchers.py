@@ -2,7 +2,8 @@
 sees the same number ("3 watching", docs/PROTOCOL.md). Each watching socket holds a lease
 in a sorted set per room (its score: when the lease ends), renewed while it speaks (pages
 ping every 15 s) and given back when it closes, so the sockets of a killed web process
-stop counting within LEASE_SECONDS. Fails open: without Redis no count is shown.
+stop counting within LEASE_SECONDS (the renewal that forgets them says the new count to
+the room). Fails open: without Redis no count is shown.
 """
 
 import json
@@ -23,8 +24,11 @@ def _key(code: str) -> str:
     return redis_async.key("watchers", code)
 
 
-async def _update(code: str, add: str | None = None, drop: str | None = None) -> int | None:
-    """Add or drop one watcher's lease, forget lapsed ones; the room's count after."""
+async def _update(
+    code: str, add: str | None = None, drop: str | None = None
+) -> tuple[int, int] | None:
+    """Add or drop one watcher's lease, forget lapsed ones: (the room's count after, how
+    many lapsed)."""
     now = time.time()
     try:
         async with redis_async.client().pipeline(transaction=True) as pipe:
@@ -35,23 +39,35 @@ async def _update(code: str, add: str | None = None, drop: str | None = None) ->
             pipe.zremrangebyscore(_key(code), "-inf", now)
             pipe.zcard(_key(code))
             pipe.expire(_key(code), LEASE_SECONDS)
-            return (await pipe.execute())[-2]
+            *_, lapsed, counted, _ = await pipe.execute()
+            return counted, lapsed
     except (redis.RedisError, OSError) as error:
         logger.warning("room %s: watchers not counted (Redis: %s)", code, error)
         return None
 
 
+def _count(updated: tuple[int, int] | None) -> int | None:
+    return None if updated is None else updated[0]
+
+
 async def watch(code: str, channel_name: str) -> int | None:
-    """A socket without a seat opened, or renews its lease: the count after."""
-    return await _update(code, add=channel_name)
+    """A socket without a seat opened: the count after."""
+    return _count(await _update(code, add=channel_name))
+
+
+async def renew(code: str, channel_name: str) -> int | None:
+    """A watching socket renews its lease: the count after if leases lapsed meanwhile
+    (then the room must hear it: no socket closed to say so), else None."""
+    updated = await _update(code, add=channel_name)
+    return updated[0] if updated is not None and updated[1] else None
 
 
 async def leave(code: str, channel_name: str) -> int | None:
-    return await _update(code, drop=channel_name)
+    return _count(await _update(code, drop=channel_name))
 
 
 async def count(code: str) -> int | None:
-    return await _update(code)
+    return _count(await _update(code))
 
 
 def message(count: int) -> dict:

@@ -2,6 +2,7 @@
 thread, screenshots kept for a look (SCREENS_DIR), the two screen sizes we check."""
 
 import os
+import re
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -11,6 +12,7 @@ from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from rooms.boards import deal_for
 from rooms.models import Entry
+from tests.rooms_helpers import board_of
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -69,6 +71,13 @@ def click_pair(page, entry: Entry, pair) -> None:
         tile(page, entry.code, index).click()
 
 
+def play(page, entry: Entry, pair) -> None:
+    """Tap a pair of `entry`'s board and see both tiles go."""
+    click_pair(page, entry, pair)
+    for index in pair:
+        expect(tile(page, entry.code, index)).to_be_hidden()
+
+
 def create_room(page, server, nickname: str, button: str = "Create a room") -> str:
     """Create a room the way a player does, from /rooms/ (`button` in the page's
     language); the room's address."""
@@ -77,3 +86,40 @@ def create_room(page, server, nickname: str, button: str = "Create a room") -> s
     page.get_by_role("button", name=button).click()
     page.wait_for_url("**/rooms/*/")
     return page.url
+
+
+def no_sideways_scroll(page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= page.viewport_size["width"], f"the page is {width} px wide"
+
+
+def another_game(ana, bo, watcher, from_lobby: bool) -> None:
+    """The owner offers another game (from the results, or from the lobby); every screen
+    shows the same ready check, and Bo's Ready, the last one, starts the race."""
+    if from_lobby:
+        ana.get_by_role("button", name="Players and rules").click()
+        ana.locator("#lobby").get_by_role("button", name="Another game").click()
+    else:
+        ana.locator("#results").get_by_role("button", name="Another game").click()
+    for page in (ana, bo, watcher):
+        expect(page.locator("#ready-check")).to_be_visible()
+        expect(page.locator("#ready-note")).to_contain_text(re.compile(r"\d+ s"))
+    expect(ana.get_by_role("button", name="Start without those not ready")).to_be_disabled()
+    expect(ana.locator("#start-reason")).to_contain_text("You may start without them in")
+    expect(watcher.get_by_role("button", name="Ready")).to_have_count(0)  # nothing to press
+    expect(watcher.locator("#start-reason")).to_have_text("")
+    bo.get_by_role("button", name="Ready").click()
+
+
+def hint_and_a_pair(bo, nickname: str, number: int) -> None:
+    """A player (Bo, say, on the phone) takes the race's first hint and plays a pair of
+    the plan: the Hint count is the server's, and the own line reads what the counter
+    reads."""
+    expect(bo.locator(".tile[data-face]:not([hidden])")).to_have_count(34)
+    bo.get_by_role("button", name="Hint").click()
+    expect(bo.locator("#hints-left")).to_have_text("2")
+    entry = server_side(board_of, nickname, number)
+    click_pair(bo, entry, deal_for(entry.code).plan[0])
+    counter = bo.locator("#progress")
+    expect(counter).not_to_have_text("0%")
+    expect(bo.locator("#all-rows li.me .state")).to_have_text(counter.inner_text())

@@ -39,9 +39,10 @@ class WebServer:
     """uvicorn with the site, in processes of its own, on a port that stays the same
     across restarts (so clients reconnect to the same address)."""
 
-    def __init__(self, folder: Path, redis_url: str):
+    def __init__(self, folder: Path, redis_url: str, pages: bool = False):
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}"
+        self.page_url = f"http://127.0.0.1:{self.port}"  # for a browser (`pages`)
         self.log = folder / "web.log"
         self.env = {
             **os.environ,
@@ -54,6 +55,11 @@ class WebServer:
             # tests do: the pace floor is off here too (tests/conftest.py no_pair_floor).
             "PAIR_FLOOR_MS": "0",
         }
+        if pages:
+            # Static files straight from the apps, unhashed: its processes have no
+            # collected manifest (the test's own process collected one in a folder of
+            # its own, tests/conftest.py).
+            self.env["DEBUG"] = "1"
         self.process = None
 
     def start(self) -> None:

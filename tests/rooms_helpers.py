@@ -1,6 +1,7 @@
 """Named helpers for race tests: players with device cookies, sockets, reading events."""
 
 import json
+import time
 from datetime import timedelta
 
 import pytest
@@ -13,9 +14,9 @@ from accounts.identity import COOKIE_NAME, signed_token
 from accounts.models import Player
 from mahjong.asgi import application
 from rooms import lobby, races, rematch
-from rooms.boards import deal_for
+from rooms.boards import deal_for, position_of
 from rooms.errors import RoomError
-from rooms.models import Entry
+from rooms.models import Entry, Move
 
 ORIGIN = (b"origin", b"http://127.0.0.1")
 HOST = (b"host", b"127.0.0.1")
@@ -55,6 +56,31 @@ def first_plan_pair(entry: Entry) -> list[int]:
     """The first pair of the winning plan of the entry's deal (legal on its fresh board),
     lower tile first."""
     return sorted(deal_for(entry.code).plan[0])
+
+
+def plan_pair(entry: Entry, k: int) -> list[int]:
+    """The k-th pair of the deal's winning plan (legal once the ones before it are made)."""
+    return sorted(deal_for(entry.code).plan[k])
+
+
+def stored_pairs(entry: Entry) -> list[list[int]]:
+    """The pairs of `entry`'s board stored in the database, in the order played."""
+    return list(
+        Move.objects.filter(entry=entry, kind=Move.Kind.PAIR).values_list("tiles", flat=True)
+    )
+
+
+def wait_stored(entry: Entry, count: int, seconds: float = 20) -> list[list[int]]:
+    """The stored pairs, once there are `count` of them (or `seconds` have passed)."""
+    deadline = time.monotonic() + seconds
+    while len(stored_pairs(entry)) < count and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return stored_pairs(entry)
+
+
+def progress_of(entry: Entry) -> str:
+    """The board's progress as the server stores it, as the page writes it."""
+    return f"{position_of(Entry.objects.get(pk=entry.pk)).progress()}%"
 
 
 # The apps whose rows a refused action must leave as they were: rooms, seats, races,

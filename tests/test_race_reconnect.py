@@ -17,37 +17,12 @@ from playwright.sync_api import expect
 
 from rooms import lobby, races
 from rooms.boards import deal_for, position_of
-from rooms.models import Entry, Move, Room
-from tests.browser_helpers import PHONE, page_for, server_side, shoot, tile
+from rooms.models import Entry, Room
+from tests.browser_helpers import PHONE, page_for, play, server_side, shoot, tile
 from tests.drill_helpers import WebServer
-from tests.rooms_helpers import room_with
+from tests.rooms_helpers import plan_pair, progress_of, room_with, stored_pairs, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def plan_pair(entry: Entry, k: int) -> list[int]:
-    """The k-th pair of the deal's winning plan (legal once the ones before it are made)."""
-    return sorted(deal_for(entry.code).plan[k])
-
-
-def stored_pairs(entry: Entry) -> list[list[int]]:
-    return list(
-        Move.objects.filter(entry=entry, kind=Move.Kind.PAIR).values_list("tiles", flat=True)
-    )
-
-
-def wait_stored(entry: Entry, count: int, seconds: float = 20) -> list[list[int]]:
-    deadline = time.monotonic() + seconds
-    while len(stored_pairs(entry)) < count and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return stored_pairs(entry)
-
-
-def play(page, entry: Entry, pair) -> None:
-    for index in pair:
-        tile(page, entry.code, index).click()
-    for index in pair:
-        expect(tile(page, entry.code, index)).to_be_hidden()
 
 
 def open_board(new_device, server, player, **options):
@@ -98,22 +73,14 @@ class CutSocket:
         page_end.close(code=4000, reason="cut")
 
 
-def progress_of(entry: Entry) -> str:
-    """The board's progress as the server stores it, as the page writes it."""
-    return f"{position_of(Entry.objects.get(pk=entry.pk)).progress()}%"
-
-
 def test_with_the_server_stopped_the_board_freezes_and_kept_pairs_are_stored_once_back(
     tmp_path, settings, new_device, race_of_two_past_go
 ):
     room, (ana, bo) = race_of_two_past_go
     entry = Entry.objects.get(seat__player=ana)
-    server = WebServer(tmp_path, settings.REDIS_URL)
-    # Static files straight from the apps, unhashed: its processes have no collected
-    # manifest (this process collected one in a folder of its own, tests/conftest.py).
-    server.env["DEBUG"] = "1"
+    server = WebServer(tmp_path, settings.REDIS_URL, pages=True)
     server.start()
-    site = SimpleNamespace(url=f"http://127.0.0.1:{server.port}")
+    site = SimpleNamespace(url=server.page_url)
     try:
         page = open_board(new_device, site, ana)
         first, second, third = (plan_pair(entry, k) for k in range(3))

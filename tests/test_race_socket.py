@@ -3,13 +3,16 @@
 import asyncio
 import json
 import threading
+import time
 
 import pytest
+import redis
 from channels.testing import WebsocketCommunicator
 from django.db import connection, transaction
 
+from infra import redis_async
 from mahjong.asgi import application
-from rooms import lobby, races, standings_feed
+from rooms import consumers, lobby, races, standings_feed
 from rooms.boards import deal_for
 from rooms.models import Entry
 from tests.rooms_helpers import (
@@ -411,3 +414,24 @@ async def test_the_room_counts_who_watches_and_a_second_tab_of_a_player_is_not_a
     await first.close()
     assert (await ana.next("watchers"))["count"] == 1
     await close_all([ana, second, again])
+
+
+async def test_a_watcher_left_by_a_killed_web_process_stops_counting_on_every_page(
+    monkeypatch, settings
+):
+    """The web process holding a spectator's socket was killed: no socket closed to say
+    so. Once its lease lapses, the next renewal of a live watcher tells the room."""
+    monkeypatch.setattr(consumers, "SEEN_EVERY_SECONDS", 0)
+    room, players, (ana,) = await seated("Ana")
+    assert (await ana.next("watchers"))["count"] == 0
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    lapses_at = time.time() + 0.5
+    client.zadd(redis_async.key("watchers", room.code), {b"socket-of-a-dead-process": lapses_at})
+    watcher = Socket(room.code)
+    await watcher.open()
+    assert (await ana.next("watchers"))["count"] == 2  # the dead one's lease still runs
+    await asyncio.sleep(lapses_at - time.time() + 0.1)
+    await watcher.ask(type="ping", t=1)
+    assert (await ana.next("watchers"))["count"] == 1
+    assert (await watcher.next("watchers"))["count"] == 1
+    await close_all([ana, watcher])

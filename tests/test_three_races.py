@@ -12,49 +12,16 @@ from rooms.models import Race
 from tests.browser_helpers import (
     DESKTOP,
     PHONE,
+    another_game,
     click_pair,
     create_room,
+    hint_and_a_pair,
+    no_sideways_scroll,
     page_for,
     server_side,
     shoot,
 )
 from tests.rooms_helpers import board_of
-
-
-def no_sideways_scroll(page) -> None:
-    width = page.evaluate("document.documentElement.scrollWidth")
-    assert width <= page.viewport_size["width"], f"the page is {width} px wide"
-
-
-def another_game(ana, bo, watcher, from_lobby: bool) -> None:
-    """The owner offers another game (from the results, or from the lobby); every screen
-    shows the same ready check, and Bo's Ready, the last one, starts the race."""
-    if from_lobby:
-        ana.get_by_role("button", name="Players and rules").click()
-        ana.locator("#lobby").get_by_role("button", name="Another game").click()
-    else:
-        ana.locator("#results").get_by_role("button", name="Another game").click()
-    for page in (ana, bo, watcher):
-        expect(page.locator("#ready-check")).to_be_visible()
-        expect(page.locator("#ready-note")).to_contain_text(re.compile(r"\d+ s"))
-    expect(ana.get_by_role("button", name="Start without those not ready")).to_be_disabled()
-    expect(ana.locator("#start-reason")).to_contain_text("You may start without them in")
-    expect(watcher.get_by_role("button", name="Ready")).to_have_count(0)  # nothing to press
-    expect(watcher.locator("#start-reason")).to_have_text("")
-    bo.get_by_role("button", name="Ready").click()
-
-
-def hint_and_a_pair(bo, number: int) -> None:
-    """Bo, on the phone, takes a hint and plays a pair: the Hint count is the server's,
-    and Bo's own line reads what Bo's counter reads."""
-    expect(bo.locator(".tile[data-face]:not([hidden])")).to_have_count(34)
-    bo.get_by_role("button", name="Hint").click()
-    expect(bo.locator("#hints-left")).to_have_text("2")
-    entry = server_side(board_of, "Bo", number)
-    click_pair(bo, entry, deal_for(entry.code).plan[0])
-    counter = bo.locator("#progress")
-    expect(counter).not_to_have_text("0%")
-    expect(bo.locator("#all-rows li.me .state")).to_have_text(counter.inner_text())
 
 
 def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
@@ -101,7 +68,7 @@ def test_two_friends_a_cpu_and_a_spectator_race_three_times_in_a_row(
         assert ana.locator("#clock").inner_text() == clock  # stopped at the finish
         expect(watcher.locator("#leaders")).to_contain_text("Ana")
         assert watcher.locator(".tile[data-face]").count() == 0  # never a face
-        hint_and_a_pair(bo, number)
+        hint_and_a_pair(bo, "Bo", number)
         bo.get_by_role("button", name="Give up").click()
         for page in (ana, bo, watcher):
             expect(page.locator("#results")).to_be_visible()
