@@ -66,9 +66,25 @@ async def _send_later(code: str) -> None:
         # Cleared before reading: a change committed after the read schedules a send of
         # its own, and one committed before it is in what is read.
         _pending.discard(code)
-    message = await in_db_thread(standings_message)(code)
-    if message is not None:
-        await get_channel_layer().group_send(events.group_name(code), message)
+    read = await in_db_thread(_read)(code)
+    if read is not None and await _rows_changed(code, read[1]):
+        await get_channel_layer().group_send(events.group_name(code), read[0])
+
+
+async def _rows_changed(code: str, rows: bytes) -> bool:
+    """False when the room's last standings sent, by any process, had these very rows (a
+    shuffle, a change undone within the period): a frame equal to the one before is
+    waste (docs/PERFORMANCE.md). One `SET … GET`, at most once a period a room. Fails
+    open: with Redis away, sends go out as before."""
+    key = redis_async.key("standings-rows", code)
+    try:
+        before = await redis_async.client().set(key, rows, get=True, ex=_ROWS_KEPT_SECONDS)
+    except (redis.RedisError, OSError):
+        return True
+    return before != rows
+
+
+_ROWS_KEPT_SECONDS = 3600  # longer than any race; an idle room's memory then goes
 
 
 async def _take_window(code: str) -> bool:
@@ -84,15 +100,24 @@ async def _take_window(code: str) -> bool:
 
 def standings_message(code: str) -> dict | None:
     """The room's standings now, as a channel-layer message (None: no race to show)."""
+    read = _read(code)
+    return None if read is None else read[0]
+
+
+def _read(code: str) -> tuple[dict, bytes] | None:
+    """The room's standings message now, and its rows (with the race's number) as the
+    bytes two sends compare; None: no race to show."""
     version, race = hot_sql.room_version_and_race(code)
     if race is None:
         return None
+    rows = views_json.standings_json(race)
     event = {
         "type": "standings",
         "race": race.number,
         "v": version,
         "at": int(time.time() * 1000),
-        "standings": views_json.standings_json(race),
+        "standings": rows,
     }
     text = json.dumps(event, separators=(",", ":"))
-    return {"type": "room.event", "kind": "standings", "text": text}
+    same = json.dumps([race.number, rows], separators=(",", ":")).encode()
+    return {"type": "room.event", "kind": "standings", "text": text}, same

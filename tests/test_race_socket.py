@@ -13,7 +13,7 @@ from django.db import connection, transaction
 from infra import redis_async
 from mahjong.asgi import application
 from rooms import consumers, lobby, races, standings_feed
-from rooms.boards import deal_for
+from rooms.boards import deal_for, position_of
 from rooms.models import Entry
 from tests.rooms_helpers import (
     HOST,
@@ -135,6 +135,49 @@ async def test_a_burst_of_pairs_reaches_the_others_as_fewer_frames_showing_every
     assert len(frames) < 4 and all(frame["v"] == frames[0]["v"] for frame in frames)
     assert [frame["at"] for frame in frames] == sorted({frame["at"] for frame in frames})
     await close_all(sockets)
+
+
+async def test_a_change_that_leaves_the_rows_as_they_were_sends_no_frame(settings):
+    # A shuffle moves no row (progress, status, time): the standings it schedules equal
+    # the last ones sent, and no socket is sent that frame again; the next pair is.
+    from tests.practice_helpers import moves_to_a_dead_end
+
+    settings.STANDINGS_FEED_MS = 200
+    room, players = await db(room_with)("Ana", "Bo")
+    await db(lobby.update_rules)(players[0], room.code, {"level": "beginner"})
+    ana, bo = Socket(room.code, players[0]), Socket(room.code, players[1])
+    await ana.open()
+    await bo.open()
+    race = await db(races.start_race)(players[0], room.code, seed=12345)
+    await ana.next("go")
+    code = await db(lambda: race.entries.get(seat__player=players[0]).code)()
+    for n, pair in enumerate(moves_to_a_dead_end(code)):
+        assert (await ana.ask(type="move", tiles=list(pair), n=n))["type"] == "ack"
+    await drained(bo, 4 * settings.STANDINGS_FEED_MS / 1000)  # the dead end's standings
+    shuffled = await ana.ask(type="shuffle")
+    assert shuffled["type"] == "shuffled"
+    after = await drained(bo, 4 * settings.STANDINGS_FEED_MS / 1000)
+    assert not [m for m in after if m["type"] == "standings"]
+    pair = next(
+        iter(
+            await db(
+                lambda: position_of(race.entries.get(seat__player=players[0])).playable_pairs()
+            )()
+        )
+    )
+    n = len(moves_to_a_dead_end(code))
+    assert (await ana.ask(type="move", tiles=list(pair), n=n))["type"] == "ack"
+    assert (await bo.next("standings", timeout=3))["type"] == "standings"  # a real change is sent
+    await close_all([ana, bo])
+
+
+async def drained(socket, seconds: float) -> list[dict]:
+    """Every message the socket is sent in the next `seconds` and until it is quiet."""
+    await asyncio.sleep(seconds)
+    messages = []
+    while not await socket.nothing_more():  # (a timed-out receive would end the socket)
+        messages.append(await socket.next())
+    return messages
 
 
 async def test_while_another_process_holds_a_rooms_window_its_change_goes_out_a_period_later(
