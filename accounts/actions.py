@@ -11,9 +11,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts import ratings
 from accounts.models import NICKNAME_MAX_LENGTH, Player, Rating, RatingChange
 from accounts.signals import player_merged
+from mahjong.race_rules import ratings
 
 # Control, format (zero-width, bidi overrides), surrogate, private-use and unassigned
 # characters, and line/paragraph separators: none belongs in a name shown to others.

@@ -5,7 +5,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from accounts import ratings
+from mahjong.race_rules import ratings
 
 NICKNAME_MAX_LENGTH = 24
 
@@ -65,7 +65,7 @@ class Player(models.Model):
 
 class Rating(models.Model):
     """A player's current Glicko-2 rating for ranked races (docs/RULES.md §Ranked play and
-    ratings, docs/ACCOUNTS.md §Ratings); see accounts/ratings.py. `value` is the mean."""
+    ratings, docs/ACCOUNTS.md §Ratings); see mahjong/race_rules/ratings.py. `value` is the mean."""
 
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="rating")
     value = models.FloatField(default=ratings.START_RATING)
@@ -115,7 +115,11 @@ class RatingChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["player", "race_ref"], name="one_change_per_race"),
         ]
-        indexes = [models.Index(fields=["player", "created_at"])]
+        indexes = [
+            models.Index(fields=["player", "created_at"]),
+            # The ratings board of a day, week or month (records/leaderboards.py).
+            models.Index(fields=["created_at"], name="ratingchange_created"),
+        ]
 
     def __str__(self):
         return f"{self.player}: {round(self.before)} → {round(self.after)}"

@@ -1,6 +1,6 @@
 """How fast each CPU level clears each race level, by simulation (no server, no clock).
 
-The CPU's own decision and delay functions (rooms/cpu.py) play solvable deals with the
+The CPU's own decision and delay functions (mahjong/race_rules/cpu.py) play solvable deals with the
 race defaults (3 shuffles); time is the sum of the drawn thinking delays.
 
     .venv/bin/python bench/cpu_finish_times.py [games per cell, default 40]
@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from mahjong.engine.catalog import level_layout  # noqa: E402
 from mahjong.engine.deal import new_deal  # noqa: E402
 from mahjong.engine.shuffle import shuffle  # noqa: E402
-from rooms import cpu  # noqa: E402
+from mahjong.race_rules import cpu  # noqa: E402
 
 SHUFFLES = 3
 

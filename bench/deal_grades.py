@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")  # not used; no server start
 
 import django  # noqa: E402
@@ -22,8 +22,9 @@ django.setup()
 
 from mahjong.engine import catalog  # noqa: E402
 from mahjong.engine.deal import new_deal  # noqa: E402
-from rooms.grading import grade  # noqa: E402
-from rooms.pools import BANDS, graded_deal  # noqa: E402
+from mahjong.race_rules.grading import grade  # noqa: E402
+from mahjong.rules import GRADE_BANDS  # noqa: E402
+from rooms.pools.actions import graded_deal  # noqa: E402
 
 
 def quartiles(values):
@@ -46,7 +47,7 @@ def levels(n: int) -> None:
         rates = [p.dead_end_rate for p in pooled]
         print(
             f"{level:<9} {quartiles(raw):>20} {quartiles([p.score for p in pooled]):>20}"
-            f" {quartiles(rates):>23} {ms:>10.0f}   band {BANDS[level]}"
+            f" {quartiles(rates):>23} {ms:>10.0f}   band {GRADE_BANDS[level]}"
         )
 
 

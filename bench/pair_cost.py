@@ -1,6 +1,7 @@
 """Benchmark: the server's own cost of one pair in a full room (20 seats), without
-sockets: `rooms.races.play_pair` called as the socket handler calls it (in a worker
-thread under an event loop, the event published to the channel layer after commit).
+sockets: `rooms.race.actions.play_pair` called as the socket handler calls it
+(`rooms.live.socket_db.run_action`: in a worker thread under an event loop, then its outbox
+sent from the loop: the standings' paced send scheduled, any event published).
 Prints wall and CPU time per pair (median, p99) and the SQL statements it runs. Not a test.
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/mahjong_load \\
@@ -20,7 +21,7 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
@@ -32,12 +33,16 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import Player  # noqa: E402
-from rooms import lobby, race_end, races  # noqa: E402
-from rooms.boards import position_of  # noqa: E402
-from rooms.client_board import a_legal_pair  # noqa: E402
+from rooms.core.boards import position_of  # noqa: E402
+from rooms.core.client_board import a_legal_pair  # noqa: E402
+from rooms.live.socket_db import run_action  # noqa: E402
+from rooms.lobby import actions as lobby  # noqa: E402
 from rooms.models import Entry  # noqa: E402
+from rooms.race import actions as races  # noqa: E402
+from rooms.race import end as race_end  # noqa: E402
 
 SEATS = 20
+PAIR_SPACING_MS = 20  # a seat's pairs 400 ms apart: above the pace floor (PAIR_FLOOR_MS)
 
 
 def full_room():
@@ -79,9 +84,7 @@ async def one_pair(code, player, now):
     if chosen is None:
         return None
     wall, cpu = time.perf_counter(), time.process_time()  # CPU of every thread
-    statements, database = await database_sync_to_async(play, thread_sensitive=False)(
-        code, player, *chosen, now
-    )
+    statements, database = await run_action(play, code, player, *chosen, now)
     return time.perf_counter() - wall, time.process_time() - cpu, statements, database
 
 
@@ -101,7 +104,8 @@ async def main():
     code, people, now = await database_sync_to_async(full_room)()
     walls, cpus, statements, database = [], [], [], 0.0
     for k in range(args.pairs):
-        measured = await one_pair(code, people[k % SEATS], now + timedelta(milliseconds=k))
+        at = now + timedelta(milliseconds=PAIR_SPACING_MS * k)
+        measured = await one_pair(code, people[k % SEATS], at)
         if measured is None:
             continue
         walls.append(measured[0] * 1000)

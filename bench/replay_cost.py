@@ -22,7 +22,7 @@ from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
@@ -32,9 +32,10 @@ from django.test import Client  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import Player  # noqa: E402
-from rooms import lobby, races  # noqa: E402
-from rooms.boards import deal_for  # noqa: E402
+from rooms.core.boards import deal_for  # noqa: E402
+from rooms.lobby import actions as lobby  # noqa: E402
 from rooms.models import Race  # noqa: E402
+from rooms.race import actions as races  # noqa: E402
 
 SEATS = 20
 

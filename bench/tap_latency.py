@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 os.environ.setdefault("VAR_DIR", tempfile.mkdtemp(prefix="tap-latency-"))
 os.environ.setdefault("DEBUG", "1")  # static files from the apps: no collectstatic needed
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")  # Playwright's loop in this thread
 warnings.filterwarnings("ignore", message="StreamingHttpResponse")  # DEBUG's static files
 
@@ -65,7 +65,7 @@ def start_server() -> str:
     if not env("REDIS_URL"):
         embedded_redis.ensure_running(settings.VAR_DIR / "redis")
     call_command("migrate", verbosity=0)
-    from mahjong.asgi import application
+    from config.asgi import application
 
     config = uvicorn.Config(application, host="127.0.0.1", port=0, log_level="warning")
     server = uvicorn.Server(config)

@@ -43,6 +43,10 @@ class EchoConsumer(AsyncJsonWebsocketConsumer):
     async def echo_message(self, event):
         await self.send_json({"type": "echo", "text": event["text"], "source": event["source"]})
 
+    async def layer_resync(self, event):
+        """The layer's subscriber reconnected (infra/channel_layer.py): an echo keeps no
+        state to catch up with."""
+
 
 class NoRouteConsumer(AsyncJsonWebsocketConsumer):
     """A socket at any other address: a clear error, then closed as "not found" (4404).

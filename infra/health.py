@@ -11,21 +11,21 @@ import asyncio
 import time
 from collections.abc import Callable
 
-import redis
 from asgiref.sync import async_to_sync
+from celery import current_app as celery_app
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
 
+from infra import redis_links
 from infra.tasks import HEARTBEAT_KEY
-from mahjong.celery import app as celery_app
 
 TIMEOUT_SECONDS = 1.0
 
 
 def check_database() -> None:
     """The database answers: Django's own round trip (no SQL of ours outside
-    rooms/hot_sql.py)."""
+    rooms/core/hot_sql.py)."""
     connection.ensure_connection()
     if not connection.is_usable():
         raise ConnectionError("the database does not answer")
@@ -41,7 +41,7 @@ def check_channel_layer() -> None:
 
 
 def check_redis() -> None:
-    redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS).ping()
+    redis_links.client(settings.REDIS_URL, TIMEOUT_SECONDS).ping()
     check_channel_layer()
 
 
@@ -52,7 +52,7 @@ def check_worker() -> None:
 
 
 def check_scheduler() -> None:
-    client = redis.Redis.from_url(settings.REDIS_URL, socket_timeout=TIMEOUT_SECONDS)
+    client = redis_links.client(settings.REDIS_URL, TIMEOUT_SECONDS)
     beat = client.get(HEARTBEAT_KEY)
     if beat is None:
         raise RuntimeError("no heartbeat from the scheduler")

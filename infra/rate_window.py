@@ -1,5 +1,5 @@
 """A fixed-window counter in the shared cache (Redis), so every web process counts
-together: room creation (rooms/throttle.py) and layout checks (layouts/throttle.py)
+together: room creation (rooms/lobby/throttle.py) and layout checks (layouts/throttle.py)
 are limited with it."""
 
 from django.core.cache import cache

@@ -7,6 +7,8 @@ import weakref
 import redis.asyncio
 from django.conf import settings
 
+from infra import redis_links
+
 _clients: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> client
 
 
@@ -15,7 +17,8 @@ def client() -> redis.asyncio.Redis:
     connections belong to the loop that opened them."""
     loop = asyncio.get_running_loop()
     if loop not in _clients:
-        _clients[loop] = redis.asyncio.Redis.from_url(settings.REDIS_URL, socket_timeout=1)
+        # Timeouts and keepalive as every Redis link (docs/OPERATIONS.md §Redis connections).
+        _clients[loop] = redis_links.async_client(settings.REDIS_URL)
     return _clients[loop]
 
 

@@ -5,6 +5,7 @@ monitors): docs/OPERATIONS.md §Health."""
 
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.utils.translation import pgettext
 from django.views.decorators.cache import never_cache
 
 from infra import health
@@ -23,4 +24,12 @@ def livez(request):
 
 
 def status_page(request):
-    return render(request, "status.html")
+    # The words of infra/static/infra/status.js, as every page passes them (docs/I18N.md).
+    strings = {
+        "up": pgettext("status page: a part works", "up"),
+        "down": pgettext("status page: a part fails", "down"),
+        "open": pgettext("status page: the socket", "open"),
+        "closed": pgettext("status page: the socket", "closed, retrying"),
+        "via": pgettext("status page: echoed by a process", "via"),
+    }
+    return render(request, "status.html", {"strings": strings})

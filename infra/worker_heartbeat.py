@@ -1,6 +1,6 @@
 """Each worker of the `celery` queue (the queue of CPU steps) says it is alive.
 
-A bootstep of the worker (registered in mahjong/celery.py) writes a key every
+A bootstep of the worker (registered in config/celery.py) writes a key every
 `HEARTBEAT_SECONDS` from the worker's own timer, which lives 3 heartbeats: the key exists
 while at least one such worker runs, with no scheduler needed. The room's snapshot reads
 it (`cpus_paused`, docs/PROTOCOL.md); a pool-only worker (`-Q pools`) does not write it,
@@ -23,7 +23,9 @@ logger = logging.getLogger(__name__)
 def client() -> redis.Redis:
     from django.conf import settings
 
-    return redis.Redis.from_url(settings.REDIS_URL, socket_timeout=1.0)
+    from infra import redis_links
+
+    return redis_links.client(settings.REDIS_URL)
 
 
 def beat() -> None:

@@ -2,10 +2,8 @@ from django.apps import AppConfig
 
 
 class MahjongConfig(AppConfig):
+    """The game core: the engine, the game's facts and its pure race rules in Python, and
+    the board component that draws them in the browser (its static files)."""
+
     name = "mahjong"
     verbose_name = "Mahjong"
-
-    def ready(self):
-        # Load the Celery app with Django, so @shared_task binds to it and tasks sent
-        # from the web process reach our broker.
-        from mahjong import celery  # noqa: F401

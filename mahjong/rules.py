@@ -1,4 +1,6 @@
-"""Facts of the game that several apps share, each defined once (docs/RULES.md).
+"""Facts of the game, each defined once (docs/RULES.md): the levels, the limits of races
+and hints, the local rules' choices, the seats of a room, the grade bands of deals.
+Deployment knobs (and the delays tests shorten) stay in config/settings.py.
 
 The engine (pure Python) owns the level names; this module gives them, and the built-in
 layouts, their labels in the player's language and holds the race and hint limits that
@@ -8,7 +10,7 @@ pages, races, practice and records all need.
 from datetime import timedelta
 
 from django.db import models
-from django.utils.translation import get_language, gettext_lazy
+from django.utils.translation import get_language, gettext_lazy, pgettext_lazy
 from django.utils.translation import gettext as _
 
 from mahjong.engine.catalog import BY_NUMBER
@@ -38,6 +40,27 @@ LAST_PLAYER_IDLE = timedelta(minutes=2)
 # engine's own default, so its command line and the site agree.
 HINT_TIME_LIMIT_SECONDS = DEFAULT_TIME_LIMIT
 
+
+# A race's seats, humans and CPUs together (docs/RULES.md §Rooms).
+MAX_SEATS = 20
+# The local rules' choices (docs/RULES.md §Local rules): (value, label).
+SHUFFLE_PENALTIES = [
+    (0, pgettext_lazy("shuffle penalty", "none")),
+    (5, "5 s"),
+    (10, "10 s"),
+    (30, "30 s"),
+]
+TIME_LIMITS = [(m, f"{m} min") for m in (3, 5, 10, 15, 20, 30)]
+IDLE_LIMITS = [(0, pgettext_lazy("idle limit", "none")), (30, "30 s"), (60, "60 s")]
+# The grade bands (mahjong/race_rules/grading.py) each level's deals are drawn from:
+# they overlap little, so a harder level is reliably harder to play, not only bigger.
+# Measured in docs/WORKERS.md.
+GRADE_BANDS = {
+    "beginner": (0.0, 0.25),
+    "easy": (0.05, 0.45),
+    "medium": (0.25, 0.6),
+    "hard": (0.4, 1.0),
+}
 
 MINUTE_MS = 60_000
 

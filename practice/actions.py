@@ -15,12 +15,13 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from mahjong import pace, reasons, sightings
+from mahjong import reasons, sightings
 from mahjong.deals import deal_for
 from mahjong.engine.codes import CodeError, make_code, random_seed
 from mahjong.engine.hint import Hint
 from mahjong.engine.hint import hint as engine_hint
 from mahjong.engine.position import Position
+from mahjong.race_rules import pace
 from mahjong.rules import HINT_TIME_LIMIT_SECONDS
 from practice.models import SoloGame
 
@@ -65,8 +66,10 @@ def random_code(layout_number: int) -> str:
     return make_code(layout_number, random_seed())
 
 
-def start_game(player: Player, code: str) -> SoloGame:
-    """A new game of the deal `code`; the player's unfinished game is abandoned."""
+def start_game(player: Player, code: str, ghost: bool = False) -> SoloGame:
+    """A new game of the deal `code`; the player's unfinished game is abandoned. A ghost
+    race's game (`ghost`) is on a deal seen in its replay: never a record
+    (docs/RULES.md §Ghost races)."""
     code = check_code(code)
     deal = deal_for(code)
     with transaction.atomic():
@@ -77,7 +80,8 @@ def start_game(player: Player, code: str) -> SoloGame:
         return SoloGame.objects.create(
             player=player,
             code=code,
-            seen_before=seen_before,
+            seen_before=seen_before or ghost,
+            ghost=ghost,
             layout_number=deal.layout.number,
             tile_count=len(deal.faces),
             running_since=timezone.now(),
@@ -124,12 +128,25 @@ class MoveResult:
     repeated: bool = False
 
 
+# How long a pair may say it waited on the page (an hour: a game left offline longer
+# is still taken, its pair's time no earlier than the game's previous pair).
+MAX_QUEUED_MS = 3_600_000
+
+
 @transaction.atomic
-def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
-    """Remove the pair (i, j) as move number `move_number` (0-based)."""
+def play_pair(player: Player, game_id, i, j, move_number, queued_ms=0) -> MoveResult:
+    """Remove the pair (i, j) as move number `move_number` (0-based). `queued_ms`: how
+    long the pair waited on the page before it was sent (the connection was down,
+    docs/PRACTICE.md §Offline); the pair is timed when it was played, and a wait
+    longer than PRACTICE_OFFLINE_AFTER_MS marks the game played offline."""
     # Malformed input is refused first, whatever game it names.
     i, j = sorted((_as_int(i), _as_int(j)))
     move_number = _as_int(move_number)
+    queued_ms = _as_int(queued_ms)
+    if not 0 <= queued_ms <= MAX_QUEUED_MS:
+        raise PracticeError(
+            _("queued_ms must be between 0 and %(max)s ms") % {"max": MAX_QUEUED_MS}
+        )
     game = _locked_game(player, game_id)
     # A retried request (the answer was lost on the way) is acknowledged again (n = -1
     # on a fresh board is no retry: there is no last pair to compare).
@@ -139,24 +156,36 @@ def play_pair(player: Player, game_id, i, j, move_number) -> MoveResult:
     if game.paused:
         raise PracticeError(_("the game is paused"), "paused")
     now = timezone.now()
-    _not_too_fast(game, now)
+    played_at = _played_at(game, now, queued_ms)
+    _not_too_fast(game, played_at)
     position = position_of(game)
     ok, reason = position.can_remove(i, j)
     if not ok:
         raise PracticeError(reasons.translate(reason))
     position = position.remove(i, j)
+    if queued_ms > settings.PRACTICE_OFFLINE_AFTER_MS:
+        game.played_offline = True
     game.moves.append([i, j])
-    game.move_ms.append(game.clock_ms(now))
-    game.last_pair_at = now
+    # Pairs keep their order on the clock whatever the page claims.
+    game.move_ms.append(max([game.clock_ms(played_at), *game.move_ms[-1:]]))
+    game.last_pair_at = played_at
     if position.is_won():
         _finish(game, now)
     game.save()
     return MoveResult(game, position)
 
 
+def _played_at(game: SoloGame, now, queued_ms: int):
+    """When the pair was played: `queued_ms` before it arrived, never before the game's
+    previous pair nor its start."""
+    played_at = now - timedelta(milliseconds=queued_ms)
+    return max(played_at, game.last_pair_at or game.started_at, game.started_at)
+
+
 def _not_too_fast(game: SoloGame, now) -> None:
     """docs/RULES.md §Fair play: no human makes two pairs within PAIR_FLOOR_MS, in
-    practice as in races."""
+    practice as in races. `now` is when the pair was played (a pair that waited on the
+    page while offline is timed then: the queue sends them in a burst)."""
     floor = timedelta(milliseconds=settings.PAIR_FLOOR_MS)
     if game.last_pair_at is not None and now - game.last_pair_at < floor:
         message = _("too fast: a pair needs two deliberate taps (at least %(ms)s ms apart)")
@@ -165,7 +194,7 @@ def _not_too_fast(game: SoloGame, now) -> None:
 
 def _flag_inhuman_pace(game: SoloGame) -> None:
     """A won game's pairs, timed on its clock (pauses left out), read as the races read
-    theirs (mahjong/pace.py): an inhuman pace keeps the win off every table."""
+    theirs (mahjong/race_rules/pace.py): an inhuman pace keeps the win off every table."""
     if not settings.PRACTICE_PACE_FLAGS:
         return
     found = pace.inhuman(pace.intervals_ms_of_clock(game.move_ms))
@@ -175,8 +204,10 @@ def _flag_inhuman_pace(game: SoloGame) -> None:
 
 
 def _finish(game: SoloGame, now) -> None:
+    """The last pair is in: the time is the clock at that pair (when it was played, for
+    a pair that waited offline)."""
     _flag_inhuman_pace(game)
-    game.time_ms = game.clock_ms(now)
+    game.time_ms = game.move_ms[-1]
     game.elapsed_ms = game.time_ms
     game.running_since = None
     game.finished_at = now

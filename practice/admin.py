@@ -12,9 +12,9 @@ from practice.models import SoloGame
 class SoloGameAdmin(HistoryAdmin):
     list_display = [
         "id", "code", "player", "layout_number", "status", "time_ms", "started_at",
-        "pace_flagged", "pace_median_ms", "pace_spread",
+        "pace_flagged", "pace_median_ms", "pace_spread", "played_offline",
     ]  # fmt: skip
-    list_filter = ["pace_flagged", "status", "layout_number"]
+    list_filter = ["pace_flagged", "played_offline", "status", "layout_number"]
     search_fields = ["code", "player__nickname"]
     list_select_related = ["player"]
     actions = ["clear_pace_flag"]

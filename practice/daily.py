@@ -25,8 +25,8 @@ def games_of_the_day(day: datetime.date):
     """Games of that day's code started on that UTC day (a replay later does not count)."""
     start, end = daily.day_bounds(day)
     return SoloGame.objects.filter(
-        code=daily.daily_code(day), started_at__gte=start, started_at__lt=end
-    )
+        code=daily.daily_code(day), started_at__gte=start, started_at__lt=end, ghost=False
+    )  # a ghost race is no attempt (docs/RULES.md §Ghost races)
 
 
 def _first_wins(day: datetime.date):
@@ -37,9 +37,10 @@ def _first_wins(day: datetime.date):
         nth_win=Window(RowNumber(), partition_by=F("player"), order_by=[F("started_at"), F("pk")])
     )
     best = firsts.filter(nth_win=1).select_related("player").order_by("time_ms", "finished_at")
-    # A first win at an inhuman pace is on no board, and no later win takes its place
-    # (docs/RULES.md §Fair play), so it is left out after the ranking, not before.
-    return (game for game in best.iterator() if not game.pace_flagged)
+    # A first win at an inhuman pace, or played offline (its pace unrefereed), is on no
+    # board, and no later win takes its place (docs/RULES.md §Fair play), so it is left
+    # out after the ranking, not before.
+    return (game for game in best.iterator() if not (game.pace_flagged or game.played_offline))
 
 
 def daily_board(day: datetime.date, limit: int = 10) -> list[SoloGame]:
@@ -95,6 +96,7 @@ class DailyFrame:
     streak: int
     streak_text: str
     show_streak: bool  # not before the player's first attempt (a pair removed)
+    attempted_today: bool = False  # a pair removed today: today's best may be raced as a ghost
 
 
 def title(day: datetime.date) -> str:
@@ -109,7 +111,8 @@ def frame(player: Player, day: datetime.date) -> DailyFrame:
     days = streak(player, day)
     # Opening the page starts today's game, so today counts at once: a streak of one is
     # said only once that game has a pair removed.
-    attempted = days > 1 or games_of_the_day(day).filter(player=player).exclude(moves=[]).exists()
+    today = games_of_the_day(day).filter(player=player).exclude(moves=[]).exists()
+    attempted = days > 1 or today
     return DailyFrame(
         code=daily.daily_code(day),
         title=title(day),
@@ -117,6 +120,7 @@ def frame(player: Player, day: datetime.date) -> DailyFrame:
         streak=days,
         streak_text=streak_text(days),
         show_streak=attempted,
+        attempted_today=today,
     )
 
 

@@ -42,14 +42,21 @@ class SoloGame(models.Model):
     page = models.PositiveIntegerField(default=0)
     # When the last pair was played (wall clock): the pace floor's reference.
     last_pair_at = models.DateTimeField(null=True, blank=True)
-    # Won at an inhuman pace (mahjong/pace.py): off every table until an admin clears it
+    # Won at an inhuman pace (mahjong/race_rules/pace.py): off every table until an admin clears it
     # (docs/RULES.md §Fair play), with the figures that showed it.
     pace_flagged = models.BooleanField(default=False)
     pace_median_ms = models.PositiveIntegerField(null=True, blank=True)
     pace_spread = models.FloatField(null=True, blank=True)
+    # Some of its moves waited on the page while the connection was down and reached the
+    # server later (docs/PRACTICE.md §Offline): its pace was not refereed, so it is on
+    # no table (CLEAN), whatever its time.
+    played_offline = models.BooleanField(default=False)
     started_at = models.DateTimeField(default=timezone.now)
     finished_at = models.DateTimeField(null=True, blank=True)
     time_ms = models.PositiveBigIntegerField(null=True, blank=True)  # winning time
+    # A ghost race (docs/RULES.md §Ghost races): the deal of a replay, raced against its
+    # recorded pairs. Seen before by definition, so never a record, and no daily attempt.
+    ghost = models.BooleanField(default=False)
 
     class Meta:
         # Made by the "mahjong" app before practice had an app of its own: the table and
@@ -60,18 +67,43 @@ class SoloGame(models.Model):
             models.Index(
                 fields=["player", "layout_number", "time_ms"], name="mahjong_sol_player__557c2f_idx"
             ),
+            # The leaderboards by period (records/leaderboards.py, docs/PERFORMANCE.md):
+            # clean wins fastest first per layout (all time), clean wins by when they
+            # ended (a day, week or month), a day's deal by when its games started (the
+            # daily challenge), and the daily layout's first game (all time's first day).
+            models.Index(
+                fields=["layout_number", "time_ms", "finished_at"],
+                name="sologame_clean_layout_time",
+                condition=models.Q(
+                    status="won", hints_used=0, seen_before=False, pace_flagged=False
+                ),
+            ),
+            models.Index(
+                fields=["finished_at"],
+                name="sologame_clean_finished",
+                condition=models.Q(
+                    status="won", hints_used=0, seen_before=False, pace_flagged=False
+                ),
+            ),
+            models.Index(fields=["code", "started_at"], name="sologame_code_started"),
+            models.Index(fields=["layout_number", "started_at"], name="sologame_layout_started"),
         ]
 
     def __str__(self):
         return f"{self.code} ({self.status})"
 
     # A win that may stand as a record: no hint, the player's first sight of the deal,
-    # and a human's pace (no standing pace flag).
-    CLEAN = models.Q(hints_used=0, seen_before=False, pace_flagged=False)
+    # a human's pace (no standing pace flag), refereed as it was played (not offline).
+    CLEAN = models.Q(hints_used=0, seen_before=False, pace_flagged=False, played_offline=False)
 
     @property
     def clean(self) -> bool:
-        return self.hints_used == 0 and not self.seen_before and not self.pace_flagged
+        return (
+            self.hints_used == 0
+            and not self.seen_before
+            and not self.pace_flagged
+            and not self.played_offline
+        )
 
     def clock_ms(self, now=None) -> int:
         if self.running_since is None:

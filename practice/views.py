@@ -44,6 +44,7 @@ def game_state(game: SoloGame, position=None) -> dict:
             for (x, y, z), face in zip(deal.layout.positions, deal.faces, strict=True)
         ],
         "removed": game.moves,
+        "ghost": game.ghost,  # a ghost race's game (docs/RULES.md §Ghost races)
         "status": game.status,
         "paused": game.paused,
         "page": game.page,
@@ -51,6 +52,7 @@ def game_state(game: SoloGame, position=None) -> dict:
         "hints_used": game.hints_used,
         "progress": position.progress(),
         "blocked": position.is_blocked(),
+        "played_offline": game.played_offline,
     }
     if game.status == SoloGame.Status.WON:
         state["result"] = win_summary(game)
@@ -122,7 +124,15 @@ def page_strings() -> dict:
     return {
         "copied": _("Link copied"),
         "copy_failed": _("Select the link and copy it."),
+        # A ghost race (docs/RULES.md §Ghost races): its standings rows and its end.
+        "ghost_you": _("You"),
+        "ghost_row": _("{name}'s ghost, best {time}"),
+        "ghost_beaten": _("You beat the ghost by {s} s"),
+        "ghost_faster": _("The ghost was {s} s faster"),
+        "ghost_tie": _("Dead heat: you and the ghost took the same time"),
+        "ghost_finished": _("finished"),
         "errors": refusal_strings(),
+        "offline": offline_strings(),
         # "{n}" is the count; the page picks the form (English and Spanish have two).
         "pair_left": _("1 pair left"),
         "pairs_left": _("{n} pairs left"),
@@ -140,6 +150,23 @@ def refusal_strings() -> dict:
         "bad_code": _("That is not one of our game codes: a code looks like MJ1-L00-AAAAABL."),
         "no_game": _("This game is not on this device any more: start a new one."),
         "refused": _("That was not accepted; the board shows the game as it is now."),
+    }
+
+
+def offline_strings() -> dict:
+    """What the page says while its connection is down and after (docs/PRACTICE.md
+    §Offline)."""
+    return {
+        "queued": _(
+            "You are offline. Keep playing: your moves are kept on this device and sent "
+            "when the connection returns."
+        ),
+        "sent": _("Back online: your moves are stored."),
+        "needs_network": _("You are offline: this needs a connection."),
+        "marked": _(
+            "Played offline: this game is not on the leaderboards, records or today's "
+            "table, since its pace could not be checked."
+        ),
     }
 
 
@@ -164,11 +191,24 @@ def play_daily(request):
     return play(request, daily.daily_code(daily.today()))
 
 
-def _page(request, player, game: SoloGame | None, status: int = 200, not_a_game: str = ""):
+def ghost_page(request, player, game: SoloGame, ghost: dict):
+    """The practice page of a ghost race: `game` on the ghost's deal, and the ghost's
+    recorded pairs (replays/ghosts.py) for the page to play back beside it."""
+    return _page(request, player, game, ghost=ghost)
+
+
+def _page(
+    request,
+    player,
+    game: SoloGame | None,
+    status: int = 200,
+    not_a_game: str = "",
+    ghost: dict | None = None,
+):
     day = daily.today()
     state = game_state(actions.open_page(game)) if game is not None else None
     # The daily frame is only for today's deal (a replay of another day's is a game).
-    is_daily = state is not None and state["code"] == daily.daily_code(day)
+    is_daily = state is not None and state["code"] == daily.daily_code(day) and not game.ghost
     context = {
         "state": state,
         "choices": choices(player),
@@ -177,6 +217,7 @@ def _page(request, player, game: SoloGame | None, status: int = 200, not_a_game:
         "daily": daily_frame(player, day) if is_daily else None,
         "strings": strings(),
         "page_strings": page_strings(),
+        "ghost": ghost,
     }
     return render(request, "practice/play.html", context, status=status)
 
@@ -260,7 +301,9 @@ def move(player, body) -> dict:
     tiles = body.get("tiles")
     if not isinstance(tiles, list) or len(tiles) != 2:
         raise actions.PracticeError(_("send the two tiles of the pair as 'tiles': [i, j]"))
-    result = actions.play_pair(player, body.get("game"), tiles[0], tiles[1], body.get("n"))
+    result = actions.play_pair(
+        player, body.get("game"), tiles[0], tiles[1], body.get("n"), body.get("queued_ms", 0)
+    )
     return game_state(result.game, result.position)
 
 

@@ -27,6 +27,10 @@ def not_a_record(game) -> str:
             "practice: played faster than people play, so it is not a record until we have "
             "looked at it"
         )
+    if game.ghost:
+        return _("a ghost race: the deal was seen in its replay, so it is not a record")
+    if game.played_offline:
+        return _("practice: played offline, so its pace could not be checked")
     if game.seen_before:
         return _(
             "practice: you had seen this deal before (in practice or a race), so it is not a record"

@@ -4,13 +4,18 @@ as a page or as JSON (docs/PROTOCOL.md §Replays)."""
 
 from django.http import JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET
 
+from accounts.identity import ensure_player
 from mahjong.board_strings import face_names
 from mahjong.rules import layout_label
+from practice import actions as practice
+from practice import views as practice_views
 from practice.models import SoloGame
+from replays import ghosts
 from replays.timeline import NotReplayable, game_replay, race_replay
 from rooms.models import Race
 
@@ -69,8 +74,44 @@ def _as_page(request, find, pk: int, title) -> object:
         "replay": replay,
         "length_ms": length_ms,
         "strings": replay_strings(),
+        "ghosts": ghost_links(replay),
+        "first_board": first_board_box(replay),
+        "solo": len(replay["players"]) < 2,  # drawn so from the first paint, as the script will
     }
     return render(request, "replays/replay.html", context)
+
+
+# A layer's offset in tile widths, and the largest tile width (mahjong/static/mahjong/board.js
+# DEPTH and replays/static/replays/replay.js fit()).
+DEPTH, MAX_TILE_W = 0.13, 64
+
+
+def first_board_box(replay: dict) -> dict:
+    """The shape of the board the page shows large first, so its place is kept before the
+    script draws it: the text under it does not jump when the board comes (Lighthouse's
+    layout shift). Its size in px at the largest tiles; the page scales it down to fit."""
+    places = replay["deals"][replay["players"][0]["code"]]["tiles"]
+    cols = max(p[0] for p in places) + 2 - min(p[0] for p in places)
+    rows = max(p[1] for p in places) + 2 - min(p[1] for p in places)
+    layers = max(p[2] for p in places) + 1
+    wide = cols / 2 + DEPTH * layers + 0.1
+    high = rows * 2 / 3 + DEPTH * layers
+    return {"width": round(MAX_TILE_W * wide + 6), "height": round(MAX_TILE_W * high + 6)}
+
+
+def ghost_links(replay: dict) -> list[dict]:
+    """ "Race this ghost" for each finished board of the replay (docs/RULES.md §Ghost races)."""
+    links = []
+    for board in replay["players"]:
+        if board["status"] != "finished" or board["finished_ms"] is None:
+            continue
+        if "race" in replay:
+            url = reverse("ghost-race", args=[replay["race"]["id"], board["seat"]])
+        else:
+            url = reverse("ghost-game", args=[replay["game"]["id"]])
+        label = _("Race %(name)s's ghost") % {"name": board["nickname"]}
+        links.append({"url": url, "label": label, "time_ms": board["finished_ms"]})
+    return links
 
 
 def _race_title(race: Race) -> str:
@@ -105,6 +146,42 @@ def game_json(request, game_id: int):
 @require_GET
 def game_page(request, game_id: int):
     return _as_page(request, _game, game_id, _game_title)
+
+
+# --- ghost races (docs/RULES.md §Ghost races) ------------------------------------------
+def _ghost_race(request, find, *args):
+    """A practice game on the ghost's deal, marked ghost, with the ghost beside it; a
+    ghost that cannot be raced says why and starts nothing."""
+    player = ensure_player(request)
+    try:
+        ghost = find(*args)
+    except ghosts.NoGhost as refused:
+        context = {"error": refused.message, "title": _("Race this ghost")}
+        return render(request, "replays/replay.html", context, status=refused.status)
+    except NotReplayable as error:
+        message = _("this cannot be replayed: %(why)s") % {"why": error}
+        context = {"error": message, "title": _("Race this ghost")}
+        return render(request, "replays/replay.html", context, status=409)
+    game = practice.current_game(player)
+    # A reload goes on with the race begun; anything else starts it afresh.
+    if game is None or not game.ghost or game.code != ghost["code"]:
+        game = practice.start_game(player, ghost["code"], ghost=True)
+    return practice_views.ghost_page(request, player, game, ghost)
+
+
+@require_GET
+def race_ghost(request, race_id: int, seat_id: int):
+    return _ghost_race(request, ghosts.race_ghost, race_id, seat_id)
+
+
+@require_GET
+def game_ghost(request, game_id: int):
+    return _ghost_race(request, ghosts.game_ghost, game_id)
+
+
+@require_GET
+def daily_ghost(request):
+    return _ghost_race(request, ghosts.daily_ghost, ensure_player(request))
 
 
 def replay_strings() -> dict:

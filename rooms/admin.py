@@ -4,15 +4,17 @@ The site defaults are one editable record (docs/RULES.md §Local rules and site 
 a new room copies them and a race keeps the rules it started with, so an edit never
 reaches a running race. Rooms, races, results and moves are history: viewable only,
 since an edited row would falsify results, tables and ratings. The one staff write is
-"End race now", through rooms.race_end like every other write.
+"End race now", through rooms.race.end like every other write.
 """
 
 from django.contrib import admin, messages
 from django.shortcuts import redirect
 
 from accounts.admin import HistoryAdmin
-from rooms import errors, fair_play, race_end
+from rooms.core import errors, outbox
 from rooms.models import Entry, Move, QueueEntry, Race, Room, Seat, SiteDefaults
+from rooms.race import end as race_end
+from rooms.ranked import fair_play
 
 
 @admin.register(SiteDefaults)
@@ -88,7 +90,8 @@ class RaceAdmin(HistoryAdmin):
     def end_race_now(self, request, queryset):
         for race in queryset.select_related("room"):
             try:
-                race_end.end_race_by_staff(race.room.code)
+                with outbox.sent_after():
+                    race_end.end_race_by_staff(race.room.code)
             except errors.RoomError as refused:
                 self.message_user(request, f"{race}: {refused.message}", messages.WARNING)
             else:

@@ -1,4 +1,5 @@
-"""The room socket: a thin async shell around rooms.lobby and rooms.races (docs/PROTOCOL.md).
+"""The room socket: a thin async shell around rooms.lobby.actions and rooms.race.actions
+(docs/PROTOCOL.md).
 
 It identifies the player from the device cookie, forwards the room's versioned events,
 answers each message with an ack or an error naming what was wrong, and rate-limits a
@@ -6,7 +7,6 @@ flooding socket. It never writes game state itself.
 """
 
 import asyncio
-import json
 import logging
 import time
 import weakref
@@ -22,10 +22,13 @@ from django.utils.translation import gettext as _
 
 from accounts.identity import player_from_scope
 from infra import language
-from rooms import errors, events, lobby, races, views_json, watchers
-from rooms.boards import board_json
-from rooms.models import Entry, Race, Room, room_code
-from rooms.socket_db import in_db_thread
+from rooms.core import errors, events, messages, serializers
+from rooms.core.boards import board_json
+from rooms.live import watchers
+from rooms.live.socket_db import in_db_thread, run_action
+from rooms.lobby import actions as lobby
+from rooms.models import Race, Room, room_code
+from rooms.race import actions as races
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
@@ -77,7 +80,7 @@ def _identify(scope, code):
 def _snapshot(code, seat_id):
     room = Room.objects.get(code=code)
     seat = room.seats.filter(pk=seat_id).first() if seat_id else None
-    return views_json.snapshot(room, seat)
+    return serializers.snapshot(room, seat)
 
 
 @in_db_thread
@@ -107,8 +110,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.last_seen = 0.0
         self.go_task = None
         await self.channel_layer.group_add(events.group_name(self.code), self.channel_name)
+        if hasattr(self.channel_layer, "add_frame_sink"):  # the standings, written as they came
+            self.channel_layer.add_frame_sink(self.channel_name, self.write_frame)
         if seat is not None:  # a player back on a board a CPU stood in for takes it back
-            await in_db_thread(races.take_seat_back)(self.player, seat.pk, self.code)
+            await run_action(races.take_seat_back, self.player, seat.pk, self.code)
         await self.send_snapshot()
         await self.mark_seen()
         await self.count_watchers()
@@ -131,6 +136,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await watchers.announce(self.code, await watchers.leave(self.code, self.channel_name))
         if hasattr(self, "bucket"):
             await self.channel_layer.group_discard(events.group_name(self.code), self.channel_name)
+            if hasattr(self.channel_layer, "discard_frame_sink"):
+                self.channel_layer.discard_frame_sink(self.channel_name)
 
     # --- outgoing ------------------------------------------------------------------
     async def send_snapshot(self):
@@ -168,10 +175,23 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         if kind == "race_started":  # a seat's board of backs; everyone's fresh standings
             await self.send_snapshot()
 
+    async def write_frame(self, text: str) -> None:
+        """A frame built once for every socket of the room (the standings): written as it
+        is, with no dispatch (infra/channel_layer.py)."""
+        await self.send(text_data=text)
+
+    async def layer_resync(self, message):
+        """The channel layer's subscriber for this room's shard reconnected: events sent
+        meanwhile are lost (pub/sub keeps nothing), so the socket gets the room as it is
+        now, and its "go" if a race started in the gap (infra/channel_layer.py)."""
+        await self.send_snapshot()
+
     async def dispatch(self, message):
         # Channels' own dispatch first hops to the one shared sync thread to close old
-        # database connections, for every message: 20 hops per pair in a full room. Our
-        # handlers reach the database only through `in_db_thread`, which does that in its thread.
+        # database connections, for every message: 20 hops per pair in a full room, and
+        # channels offers no switch for it. Our handlers reach the database only through
+        # `in_db_thread`, which looks after connections in its own thread. The one method
+        # of channels overridden, and why: docs/ARCHITECTURE.md §The event outbox.
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"no handler for message type {message['type']}")
@@ -188,48 +208,44 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return await self.reply_error(None, "rate_limited", _("too many messages: slow down"))
         if text_data is None or _too_big(text_data):
             return await self.reply_error(None, "bad_message", _("send JSON text of at most 4 KB"))
-        try:
-            content = json.loads(text_data)
-        except (ValueError, RecursionError):  # 4 KB of "[" nests deeper than json allows
-            return await self.reply_error(None, "bad_message", _("the message is not valid JSON"))
-        if not isinstance(content, dict) or not isinstance(content.get("type"), str):
-            request_id = content.get("id") if isinstance(content, dict) else None
-            return await self.reply_error(
-                request_id, "bad_message", _("a message is an object with a type")
-            )
-        await self.handle(content)
+        await self.handle(messages.parse(text_data))
 
-    async def handle(self, content):
-        request_id = content.get("id")
+    def refusal(self, message) -> errors.RoomError | None:
+        """The one place a message is refused before it reaches an action: one its schema
+        refuses (rooms/core/messages.py), and any action of a socket without a seat, whatever
+        its fields (docs/PROTOCOL.md §Watching), before any reaches the database."""
+        kind = message.type if isinstance(message, messages.Refused) else messages.type_of(message)
+        if self.seat_id is None and kind in HANDLERS and kind not in SEATLESS:
+            return errors.RoomError(_("you have no seat in this room"), "no_seat")
+        if isinstance(message, messages.Refused):
+            return errors.refused_error(message)
+        return None
+
+    async def handle(self, message):
         if self.watching and time.monotonic() - self.watch_renewed > SEEN_EVERY_SECONDS:
             self.watch_renewed = time.monotonic()
             # The lease, renewed; leases that lapsed (a killed web process's sockets)
             # stop counting on every page too.
             await watchers.announce(self.code, await watchers.renew(self.code, self.channel_name))
-        handler = HANDLERS.get(content["type"])
-        if handler is None:
-            message = _("unknown type %(type)r") % {"type": content["type"]}
-            return await self.reply_error(request_id, "unknown_type", message)
-        if self.seat_id is None and content["type"] not in SEATLESS:
-            # A socket without a seat watches: its actions are refused alike, whatever
-            # they are (docs/PROTOCOL.md), before any of them reaches the database.
-            message = _("you have no seat in this room")
-            return await self.reply_error(request_id, "no_seat", message)
+        refused = self.refusal(message)
+        if refused is not None:
+            return await self.reply_error(message.id, refused.code, refused.message)
+        kind = messages.type_of(message)
         try:
-            if content["type"] != "move":  # a pair stores its own time: seen then too
+            if kind != "move":  # a pair stores its own time: seen then too
                 await self.mark_seen()
-            answer = await in_db_thread(handler)(self, content)
+            answer = await run_action(HANDLERS[kind], self, message)  # its events sent already
         except errors.RoomError as error:
-            return await self.reply_error(request_id, error.code, error.message)
+            return await self.reply_error(message.id, error.code, error.message)
         except (OperationalError, InterfaceError):  # the transaction rolled back whole
-            logger.warning("room %s: %s: database unavailable", self.code, content["type"])
-            message = _("the game's database cannot be reached: nothing was stored; try again")
-            return await self.reply_error(request_id, "unavailable", message)
+            logger.warning("room %s: %s: database unavailable", self.code, kind)
+            text = _("the game's database cannot be reached: nothing was stored; try again")
+            return await self.reply_error(message.id, "unavailable", text)
         except Exception:  # a bug must not cost the player the socket; nothing was stored
-            logger.exception("room %s: %s failed", self.code, content["type"])
-            return await self.reply_error(request_id, "server_error", _("that failed; try again"))
+            logger.exception("room %s: %s failed", self.code, kind)
+            return await self.reply_error(message.id, "server_error", _("that failed; try again"))
         if answer is not None:
-            await self.send_json({**answer, "id": request_id})
+            await self.send_json({**answer, "id": message.id})
 
     async def reply_error(self, request_id, code, message):
         await self.send_json({"type": "error", "id": request_id, "code": code, "message": message})
@@ -238,7 +254,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         now = time.monotonic()
         if self.seat_id and now - self.last_seen > SEEN_EVERY_SECONDS:
             self.last_seen = now
-            await in_db_thread(lobby.seat_seen)(self.seat_id)
+            await run_action(lobby.seat_seen, self.seat_id)
 
 
 def _too_big(text: str) -> bool:
@@ -254,87 +270,85 @@ def _counting_down(snapshot: dict) -> bool:
     return "face" not in entry["board"]["tiles"][0]
 
 
-# --- handlers: sync, run in a worker thread; each calls one action ----------------------
-def _snapshot_handler(consumer, content):
+# --- handlers: sync, run in a worker thread; each calls one action with the message its
+# schema parsed (rooms/core/messages.py) --------------------------------------------------------
+def _snapshot_handler(consumer, message: messages.Snapshot):
     room = Room.objects.get(code=consumer.code)
     seat = room.seats.filter(pk=consumer.seat_id).first() if consumer.seat_id else None
-    return views_json.snapshot(room, seat)
+    return serializers.snapshot(room, seat)
 
 
-def _move(consumer, content):
-    tiles, n = content.get("tiles"), content.get("n")
-    entry = races.play_pair(consumer.player, consumer.code, tiles, n)
+def _move(consumer, message: messages.Move):
+    entry = races.play_pair(consumer.player, consumer.code, message.tiles, message.n)
     answer = {"type": "ack", "pairs_removed": entry.pairs_removed, "status": entry.status}
     if entry.finished_ms is not None:  # the board is cleared: the clock stops at this time
         answer["finished_ms"] = entry.finished_ms
     return answer
 
 
-def _hint(consumer, content):
-    pair = races.use_hint(consumer.player, consumer.code)
-    # The count on the page's Hint button is the server's, read after this hint counted
-    # (on the seat's latest board: the one hinted, even if the race has ended since).
-    boards = Entry.objects.select_related("race").filter(seat_id=consumer.seat_id)
-    entry = boards.order_by("-race__number").first()
-    hints_left = entry.race.rules["hints"] - entry.hints_used
-    return {"type": "hint", "pair": list(pair), "hints_left": hints_left}
+def _hint(consumer, message: messages.Hint):
+    # The count on the page's Hint button is the server's, as this hint left it.
+    hinted = races.use_hint(consumer.player, consumer.code)
+    return {"type": "hint", "pair": list(hinted.pair), "hints_left": hinted.hints_left}
 
 
-def _shuffle(consumer, content):
+def _shuffle(consumer, message: messages.Shuffle):
     entry = races.shuffle(consumer.player, consumer.code)
     return {
         "type": "shuffled",
         "board": board_json(entry, with_faces=True),
-        "penalty_until": views_json.iso(entry.penalty_until),
+        "penalty_until": serializers.iso(entry.penalty_until),
         "shuffles_left": entry.race.rules["shuffles"] - entry.shuffles_used,
     }
 
 
-def _give_up(consumer, content):
+def _give_up(consumer, message: messages.GiveUp):
     entry = races.give_up(consumer.player, consumer.code)
     return {"type": "ack", "status": entry.status}
 
 
-def _start(consumer, content):
+def _start(consumer, message: messages.Start):
     race = races.start_race(consumer.player, consumer.code)
     return {"type": "ack", "race": race.number}
 
 
-def _rules(consumer, content):
-    lobby.update_rules(consumer.player, consumer.code, content.get("rules"))
+def _rules(consumer, message: messages.Rules):
+    lobby.update_rules(consumer.player, consumer.code, message.rules.changes())
     return {"type": "ack"}
 
 
-def _add_cpu(consumer, content):
-    lobby.add_cpu(consumer.player, consumer.code, content.get("level"))
+def _add_cpu(consumer, message: messages.AddCpu):
+    lobby.add_cpu(consumer.player, consumer.code, message.level)
     return {"type": "ack"}
 
 
-def _remove_seat(consumer, content):
-    lobby.remove_seat(consumer.player, consumer.code, content.get("seat"))
+def _remove_seat(consumer, message: messages.RemoveSeat):
+    lobby.remove_seat(consumer.player, consumer.code, message.seat)
     return {"type": "ack"}
 
 
-def _public(consumer, content):
-    lobby.set_public(consumer.player, consumer.code, content.get("public"))
+def _public(consumer, message: messages.Public):
+    lobby.set_public(consumer.player, consumer.code, message.public)
     return {"type": "ack"}
 
 
-def _ping(consumer, content):
-    return {"type": "pong", "t": content.get("t"), "server_now": views_json.iso(timezone.now())}
+def _ping(consumer, message: messages.Ping):
+    return {"type": "pong", "t": message.t, "server_now": serializers.iso(timezone.now())}
 
 
-def _offer(consumer, content):
+def _offer(consumer, message: messages.Offer):
     races.offer_another_game(consumer.player, consumer.code)
     return {"type": "ack"}
 
 
-def _ready(consumer, content):
+def _ready(consumer, message: messages.Ready):
     races.say_ready(consumer.player, consumer.code)
     return {"type": "ack"}
 
 
 SEATLESS = {"snapshot", "ping"}  # what a socket without a seat may ask
+# One handler per message type of rooms/core/messages.py
+# (tests/rooms/test_socket_schemas.py checks).
 HANDLERS = {
     "snapshot": _snapshot_handler,
     "move": _move,

@@ -8,14 +8,19 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from accounts.models import NICKNAME_MAX_LENGTH, Player
-from mahjong.rules import LAST_PLAYER_IDLE, LEVELS, Level
-from rooms import ranking
+from mahjong.race_rules import ranking
+from mahjong.rules import (
+    IDLE_LIMITS,
+    LAST_PLAYER_IDLE,
+    LEVELS,
+    SHUFFLE_PENALTIES,
+    TIME_LIMITS,
+    Level,
+)
 
 __all__ = ["LEVELS", "Level"]  # re-exported: rooms' modules read the levels from here
-MAX_SEATS = 20
 ROOM_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I look-alikes
 ROOM_CODE_LENGTH = 6
 
@@ -26,14 +31,6 @@ class CpuLevel(models.TextChoices):
     SHARP = "sharp", _("Sharp")
 
 
-SHUFFLE_PENALTIES = [
-    (0, pgettext_lazy("shuffle penalty", "none")),
-    (5, "5 s"),
-    (10, "10 s"),
-    (30, "30 s"),
-]
-TIME_LIMITS = [(m, f"{m} min") for m in (3, 5, 10, 15, 20, 30)]
-IDLE_LIMITS = [(0, pgettext_lazy("idle limit", "none")), (30, "30 s"), (60, "60 s")]
 RULE_FIELDS = (
     "level",
     "flowers",
@@ -114,16 +111,34 @@ class Room(Rules):
     owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_rooms")
     created_at = models.DateTimeField(auto_now_add=True)
     # Every event sent to the room carries the next version (docs/ARCHITECTURE.md
-    # §Versioned events); rooms.lobby.advance_version is its one write.
+    # §Versioned events); rooms.lobby.actions.advance_version is its one write.
     version = models.PositiveBigIntegerField(default=0)
-    # Formed by the ranked queue (rooms/ranked.py): fixed rules, humans only, no owner
+    # Formed by the ranked queue (rooms/ranked/actions.py): fixed rules, humans only, no owner
     # actions, the race starts by itself and is rated when it ends.
     ranked = models.BooleanField(default=False)
     # Listed on /rooms/ for anyone to join while in its lobby; private (link only) by default.
     public = models.BooleanField(default=False)
+    # Run by another domain (an arena, arenas/): fixed rules, no owner's tools, joined
+    # only through that domain, its one race started by it (player None). Rooms never
+    # learn which domain: it links its races to them on its own side (arenas.ArenaRace).
+    hosted = models.BooleanField(default=False)
     # When the owner offered another game after a race: the rematch's ready check runs
     # from then (docs/RULES.md §Races); None when no offer is open.
     offer_at = models.DateTimeField(null=True, blank=True)
+    # A public quick race of "Race now" (rooms/quick/actions.py): fixed rules, no owner
+    # actions, unrated; it starts by itself at `quick_starts_at` (None once started).
+    quick = models.BooleanField(default=False)
+    quick_starts_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            # Two clicks at once never open two waiting quick races of one level.
+            models.UniqueConstraint(
+                fields=["level"],
+                condition=models.Q(quick=True, quick_starts_at__isnull=False),
+                name="one_waiting_quick_room_per_level",
+            )
+        ]
 
     def __str__(self):
         return self.code
@@ -133,7 +148,7 @@ class Room(Rules):
         return self.races.count() + 1
 
     def current_race(self):
-        """The room's latest race: the highest number (rooms/hot_sql.py reads it alike)."""
+        """The room's latest race: the highest number (rooms/core/hot_sql.py reads it alike)."""
         return self.races.order_by(f"-{Race.ORDER}").first()
 
 
@@ -191,6 +206,8 @@ class Race(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["room", "number"], name="race_number_per_room")
         ]
+        # The race boards of a day, week or month (records/leaderboards.py).
+        indexes = [models.Index(fields=["finished_at"], name="race_finished")]
 
     def __str__(self):
         return f"{self.room.code} #{self.number}"
@@ -230,7 +247,7 @@ class Entry(ranking.HasStanding, models.Model):
     # duplicate delivery of a task (or a second chain) finds it taken and does nothing.
     cpu_step = models.PositiveIntegerField(default=0)
     cpu_kicked_at = models.DateTimeField(null=True, blank=True)  # last (re)start of a chain
-    # Inhuman pace (mahjong/pace.py), found when the race ends: the result stays in the
+    # Inhuman pace (mahjong/race_rules/pace.py), found when the race ends: the result stays in the
     # race, but off every board and rating until an admin clears it (or voids it).
     pace_flagged = models.BooleanField(default=False)
     pace_median_ms = models.PositiveIntegerField(null=True, blank=True)
@@ -244,6 +261,17 @@ class Entry(ranking.HasStanding, models.Model):
             models.UniqueConstraint(fields=["race", "seat"], name="one_entry_per_seat_and_race")
         ]
         verbose_name_plural = "entries"
+        # The race boards walk a level's clean finishes fastest first
+        # (records/leaderboards.py, docs/PERFORMANCE.md §Leaderboards by period).
+        indexes = [
+            models.Index(
+                fields=["level", "finished_ms"],
+                name="entry_clean_level_time",
+                condition=models.Q(
+                    status="finished", cpu_pairs=0, pace_flagged=False, voided=False
+                ),
+            )
+        ]
 
     def __str__(self):
         return f"{self.race} · {self.seat}"
@@ -308,8 +336,8 @@ class Move(models.Model):
 
 
 class PooledDeal(models.Model):
-    """A ready deal for a level, graded by playing it (rooms/grading.py), waiting to be
-    taken by the next race at that level (rooms/pools.py)."""
+    """A ready deal for a level, graded by playing it (mahjong/race_rules/grading.py), waiting to be
+    taken by the next race at that level (rooms/pools/actions.py)."""
 
     level = models.CharField(max_length=10, choices=Level)
     flowers = models.BooleanField(default=False)
@@ -328,7 +356,7 @@ class PooledDeal(models.Model):
 
 
 class QueueEntry(models.Model):
-    """A player waiting in the ranked queue of one level (rooms/ranked.py writes it)."""
+    """A player waiting in the ranked queue of one level (rooms/ranked/actions.py writes it)."""
 
     # One queue at a time: joining another level moves the player there.
     player = models.OneToOneField(Player, on_delete=models.CASCADE, related_name="queue_entry")

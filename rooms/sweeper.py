@@ -1,7 +1,8 @@
 """The deadline sweeper: every SWEEP_SECONDS the scheduler runs it (rooms/tasks.py) to
 close what is due, since deadlines live in the database, not in timers
 (docs/ARCHITECTURE.md §Lazy deadlines): races past their cut-off, away or idle humans (a
-CPU takes the seat), stalled CPU chains (a worker died), and due ranked groups.
+CPU takes the seat), stalled CPU chains (a worker died), due ranked groups, and quick
+races past their start.
 
 Each row is claimed with a conditional update, so two sweepers never act twice.
 """
@@ -9,9 +10,11 @@ Each row is claimed with a conditional update, so two sweepers never act twice.
 from django.db import transaction
 from django.utils import timezone
 
-from rooms import cpu_steps, ranked, stand_in
+from rooms.cpus import cpu_steps, stand_in
 from rooms.models import Entry, Race
-from rooms.race_end import close_if_due
+from rooms.quick import actions as quick
+from rooms.race.end import close_if_due
+from rooms.ranked import actions as ranked
 
 
 def sweep(now=None) -> dict:
@@ -36,6 +39,8 @@ def sweep(now=None) -> dict:
         "taken_over": taken_over,
         "kicked": kicked,
         "grouped": ranked.form_groups(now=now),
+        # Quick races past their start whose task was lost (rooms/quick/actions.py).
+        "quick_started": [c for c in quick.due_codes(now) if quick.start_if_due(c, now)],
     }
 
 

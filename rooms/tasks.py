@@ -6,13 +6,19 @@ import logging
 
 from celery import shared_task
 
-from rooms import cpu_seats, pools, sweeper
-from rooms.errors import RoomError
+from rooms import sweeper
+from rooms.core import outbox
+from rooms.core.errors import RoomError
+from rooms.live import standings_feed
+from rooms.pools import actions as pools
+from rooms.quick import actions as quick
+from rooms.race import cpu_seats
 
 logger = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
+@outbox.sent_after()  # its events and standings, after commit
 def cpu_step(code: str, seat_id: int, step: int) -> None:
     """One CPU step; safe to deliver twice (see cpu_seats.cpu_act)."""
     try:
@@ -22,10 +28,27 @@ def cpu_step(code: str, seat_id: int, step: int) -> None:
 
 
 @shared_task(ignore_result=True)
+def send_standings(code: str) -> None:
+    """A room's standings changed in a task or a view while another process held the
+    room's window: sent now that it ended, or counted down again (rooms/live/standings_feed.py)."""
+    standings_feed.send_due(code)
+
+
+@shared_task(ignore_result=True)
+@outbox.sent_after()
 def sweep() -> None:
     done = sweeper.sweep()
     if any(done.values()):
         logger.info("sweep: %s", done)
+
+
+@shared_task(ignore_result=True)
+@outbox.sent_after()
+def start_quick_race(code: str) -> None:
+    """A quick race's wait is over (queued when its room opened; the sweeper also starts
+    it if this task was lost). Safe to deliver twice: only a waiting room starts."""
+    if quick.start_if_due(code) is None and (left := quick.seconds_left(code)) > 0:
+        start_quick_race.apply_async((code,), countdown=left)  # delivered early: wait on
 
 
 @shared_task(ignore_result=True, soft_time_limit=120, time_limit=150)

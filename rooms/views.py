@@ -5,7 +5,7 @@ import contextlib
 from django.conf import settings
 from django.http import Http404, JsonResponse
 from django.shortcuts import redirect, render
-from django.utils.translation import get_language
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
@@ -13,17 +13,13 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.identity import ensure_player, player_for_request
 from layouts import library
 from mahjong.board_strings import strings as board_strings
-from rooms import errors, lobby, throttle, views_json
-from rooms.models import (
-    IDLE_LIMITS,
-    SHUFFLE_PENALTIES,
-    TIME_LIMITS,
-    CpuLevel,
-    Level,
-    Room,
-    room_code,
-)
-from rooms.open_rooms import open_rooms
+from mahjong.rules import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS
+from rooms.core import errors, outbox, serializers
+from rooms.lobby import actions as lobby
+from rooms.lobby import throttle
+from rooms.lobby.open_rooms import open_rooms
+from rooms.models import CpuLevel, Level, Room, room_code
+from rooms.quick import actions as quick
 
 
 def rooms_home(request, error=None, status=200):
@@ -47,6 +43,7 @@ def open_rooms_json(request):
 
 
 @require_POST
+@outbox.sent_after()
 def create_room(request):
     player = ensure_player(request)
     if not throttle.may_create_room(request, player):
@@ -66,12 +63,35 @@ def create_room(request):
 
 
 @require_POST
+@outbox.sent_after()
+def race_now(request):
+    """Race now (docs/RULES.md §Race now): the next public quick race of the chosen level."""
+    player = ensure_player(request)
+    try:
+        room = quick.race_now(player, request.POST.get("level", ""))
+    except errors.RoomError as error:
+        return rooms_home(request, error.message, status=400)
+    return redirect("room", code=room.code)
+
+
+@require_POST
+@outbox.sent_after()
+def leave_quick(request, code):
+    """Leave a quick race before it starts: back to the rooms page."""
+    player = ensure_player(request)
+    with contextlib.suppress(errors.RoomError):
+        quick.leave(player, code)
+    return redirect("rooms")
+
+
+@require_POST
 def join_by_code(request):
     code = request.POST.get("code", "").strip()
     return join(request, code) if code else rooms_home(request, _("type a room code"), 400)
 
 
 @require_POST
+@outbox.sent_after()
 def join(request, code):
     player = ensure_player(request)
     try:
@@ -98,10 +118,34 @@ def room_page(request, code, error=None, status=200):
         "choices": rule_choices(),
         "layout_choices": library.choices(player, get_language(), include=room.layout),
         "strings": {**board_strings(), **race_strings()},
-        "initial": views_json.snapshot(room, seat),
+        "initial": serializers.snapshot(room, seat),
+        "host": serializers.host_of(room) if room.hosted else None,
         "pair_floor_ms": settings.PAIR_FLOOR_MS,  # kept pairs sent again are spaced past it
     }
+    context["first_phase"] = first_phase(context["initial"])
     return render(request, "rooms/room.html", context, status=status)
+
+
+def first_phase(snapshot: dict) -> str:
+    """Which part of the room page the first paint shows, as race_view.js will (its
+    `phaseOf`): the lobby, the race (countdown, playing, done) or the results. Drawn so
+    in the HTML, the page does not jump when its script takes over (layout shift)."""
+    race = snapshot.get("race")
+    if not race:
+        return "lobby"
+    return "results" if race.get("status") == "finished" else "race"
+
+
+def ordinal_strings() -> dict:
+    """A place as the page's language writes it, by the plural category of its ordinals
+    (Intl.PluralRules(lang, {type: "ordinal"}) in race_state.js): English has four ("1st",
+    "2nd", "3rd", "4th"), Spanish one ("1.º")."""
+    return {
+        "one": pgettext("ordinal of a place: 1st, 21st", "{n}st"),
+        "two": pgettext("ordinal of a place: 2nd, 22nd", "{n}nd"),
+        "few": pgettext("ordinal of a place: 3rd, 23rd", "{n}rd"),
+        "other": pgettext("ordinal of a place: 4th, 11th", "{n}th"),
+    }
 
 
 def rule_choices() -> dict:
@@ -118,6 +162,7 @@ def rule_choices() -> dict:
 
 def race_strings() -> dict:
     return {
+        "ordinals": ordinal_strings(),
         "you_line": _("You: {place}, {progress}%"),
         "go": _("Go!"),
         "get_ready": _("Get ready"),
@@ -144,6 +189,14 @@ def race_strings() -> dict:
         "tag_you": _("you"),
         "copied": _("Link copied"),
         "copy_by_hand": _("The link is selected: copy it"),
+        # Race now's waiting page ({s}: seconds left; {n}: the CPUs a lone player races).
+        "quick_starts_in": _("s until the race starts"),
+        "quick_starting": _("Starting…"),
+        "quick_alone": _("Nobody else yet: if you are still alone, you race %(n)d CPUs.")
+        % {"n": settings.QUICK_RACE_CPUS},
+        "quick_others_one": _("1 other player is racing with you."),
+        "quick_others": _("{n} other players are racing with you."),
+        "quick_over": _("This quick race is over: Race now again for the next one."),
         "ranked_next": _("A ranked race starts by itself once its group is formed."),
         "ranked_over": _("This ranked race is over: join the queue again for the next one."),
         "waiting_next": _("Waiting for the owner to start another game"),
@@ -152,6 +205,9 @@ def race_strings() -> dict:
         "you_gave_up": _("You gave up"),
         "still_playing_one": _("1 player still playing"),
         "still_playing": _("{n} players still playing"),
+        # The whole table's last column: your own pairs left, or a board's gap to the leader.
+        "pairs_left": _("{n} pairs left"),
+        "behind": _("{n}% behind"),
         "results_title": _("Results of race {n}"),
         "race_n": _("Race {n}"),
         "points_line": _("{name}: {points} points"),

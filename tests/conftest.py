@@ -37,6 +37,11 @@ def pytest_sessionstart(session):
     from infra import embedded_redis
     from infra.env import env
 
+    xdist_controller = session.config.getoption("numprocesses", None) and not hasattr(
+        session.config, "workerinput"
+    )
+    if xdist_controller:
+        return  # it runs no test; each worker starts its own (tests/xdist_worker.py)
     if not env("REDIS_URL"):
         embedded_redis.ensure_running(settings.VAR_DIR / "redis")
 
@@ -51,6 +56,9 @@ def django_db_setup(django_db_setup, django_db_blocker):
 
     with django_db_blocker.unblock():
         if connection.vendor == "postgresql":
+            # A fault test may have ended this connection on the server (its outage spares
+            # the connection it is given, not one opened again since): a fresh one.
+            connection.close()
             with connection.cursor() as cursor:
                 cursor.execute(
                     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
@@ -68,7 +76,7 @@ class LiveServer:
     """The real ASGI application (HTTP + websockets) under uvicorn, in a thread."""
 
     def __init__(self):
-        from mahjong.asgi import application
+        from config.asgi import application
 
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
@@ -103,7 +111,7 @@ def collected_static(tmp_path_factory, django_db_blocker):
     call_command("collectstatic", interactive=False, verbosity=0)
     # A test module may have imported the ASGI app already; WhiteNoise read STATIC_ROOT
     # when its middleware was built, so build the chain again.
-    from mahjong.asgi import django_asgi_app
+    from config.asgi import django_asgi_app
 
     django_asgi_app.load_middleware(is_async=True)
 
@@ -124,7 +132,7 @@ def asgi_server(transactional_db):
 @pytest.fixture
 def celery_worker(transactional_db):
     """A real Celery worker consuming from the real broker, in a thread of this process."""
-    from mahjong.celery import app
+    from config.celery import app
 
     queues = ["celery", "pools"]
     # Tasks left queued by earlier tests point at rows now gone, or would run beside this
@@ -146,8 +154,8 @@ def celery_worker(transactional_db):
 def race_of_two_past_go(settings, transactional_db):
     """Ana and Bo racing already (no countdown: "go" at once), on a fixed deal, their
     data committed: (room, [ana, bo])."""
-    from rooms import races
-    from tests.rooms_helpers import room_with
+    from rooms.race import actions as races
+    from tests.rooms.rooms_helpers import room_with
 
     settings.RACE_COUNTDOWN_SECONDS = 0
     room, players = room_with("Ana", "Bo")
@@ -172,8 +180,9 @@ def short_countdown(request, settings):
 
 @pytest.fixture
 def device(client):
-    """The test client as one device playing solo practice (tests.practice_helpers.Device)."""
-    from tests.practice_helpers import Device
+    """The test client as one device playing solo practice
+    (tests.practice.practice_helpers.Device)."""
+    from tests.practice.practice_helpers import Device
 
     return Device(client)
 
@@ -182,7 +191,7 @@ def device(client):
 def fresh_deal_caches():
     """Stored layouts' deals read afresh: ids are reused between tests' databases, so a
     cached U code would be stale (before the test, and after it for the next one)."""
-    from tests.layouts_helpers import forget_cached_deals
+    from tests.layouts.layouts_helpers import forget_cached_deals
 
     forget_cached_deals()
     yield
@@ -200,8 +209,8 @@ def fresh_check_counts(monkeypatch):
 @pytest.fixture(autouse=True)
 def no_pair_floor(settings):
     """Most tests play pairs faster than a hand can (an injected clock, a script, a quick
-    browser): the pace floor is off, and so is practice's pace flag. tests/test_pace.py
-    and tests/test_practice_pace.py turn them on."""
+    browser): the pace floor is off, and so is practice's pace flag. tests/rooms/test_pace.py
+    and tests/practice/test_practice_pace.py turn them on."""
     settings.PAIR_FLOOR_MS = 0
     settings.PRACTICE_PACE_FLAGS = False
 
@@ -210,7 +219,7 @@ def no_pair_floor(settings):
 def throttle(monkeypatch, settings):
     """The login form's throttle on a fresh cache and a fake clock (`throttle.clock`),
     and a fast password hasher: tests that log in, or fail to, dozens of times."""
-    from tests.accounts_helpers import FAST_HASHERS, use_fresh_throttle
+    from tests.accounts.accounts_helpers import FAST_HASHERS, use_fresh_throttle
 
     settings.PASSWORD_HASHERS = FAST_HASHERS
     return use_fresh_throttle(monkeypatch)
@@ -276,3 +285,12 @@ def default_language():
     translation.activate("en")
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def fresh_daily_firsts(monkeypatch):
+    """Each test reads past days' daily-challenge first wins afresh: the cache that keeps
+    them (records/leaderboards.py DAILY_FIRSTS) outlives tests, and tests reuse days."""
+    from records import leaderboards
+
+    monkeypatch.setattr(leaderboards, "DAILY_FIRSTS", f"daily-firsts-test-{uuid.uuid4().hex}")

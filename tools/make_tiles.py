@@ -4,7 +4,8 @@
 Every face is a <symbol id="tile-CODE" viewBox="0 0 60 80">; shared parts
 (dot, bamboo stick, glyph strokes, 萬) are defined once and reused with <use>.
 All lettering is drawn as stroked paths, so nothing depends on fonts.
-Run:  python3 make_tiles.py   (writes ../tiles.svg and ../tiles-preview.html)
+Run:  python3 tools/make_tiles.py   (writes tiles.svg, tiles-clear.svg (tools/make_tiles_clear.py)
+and tiles-preview.html in mahjong/static/mahjong/)
 
 It is long because it is mostly drawing data (stroke paths of the glyphs, one a line);
 splitting the faces over several files would only scatter one picture.
@@ -425,7 +426,7 @@ PREVIEW = """<!doctype html>
   /* "Numbers" style: the same body with a plain-text label instead of the picture. */
   .tile.num { display: flex; align-items: center; justify-content: center;
               font: 700 calc(var(--w) * .36)/1 system-ui, sans-serif; color: #1c1c30; }
-  .s28 { --w: 28px; } .s56 { --w: 56px; } .s112 { --w: 112px; }
+  .s24 { --w: 24px; } .s28 { --w: 28px; } .s56 { --w: 56px; } .s112 { --w: 112px; }
 </style>
 </head>
 <body>
@@ -437,10 +438,10 @@ PREVIEW = """<!doctype html>
 """
 
 
-def tile(code, cls):
+def tile(code, cls, sprite="tiles.svg"):
     return (
         f'<div class="tile {cls}" title="{code}"><svg viewBox="0 0 60 80" role="img" aria-label="{code}">'
-        f'<use href="tiles.svg#tile-{code}"/></svg></div>'
+        f'<use href="{sprite}#tile-{code}"/></svg></div>'
     )
 
 
@@ -461,6 +462,19 @@ def preview():
         + "</div>"
         for g in GROUPS
     ]
+    out += [
+        "<h2>Clear set (tiles-clear.svg), 24 px wide: the turtle on a 390 px phone</h2>",
+        '<div class="phone">',
+    ]
+    out += [
+        '<div class="group">' + "".join(tile(c, "s24", "tiles-clear.svg") for c in g) + "</div>"
+        for g in GROUPS
+    ]
+    out += ["</div>", "<h2>Clear set, 56 px wide</h2>"]
+    out += [
+        '<div class="group">' + "".join(tile(c, "s56", "tiles-clear.svg") for c in g) + "</div>"
+        for g in GROUPS
+    ]
     out += ["<h2>112 px wide</h2>"]
     out += [
         '<div class="group">'
@@ -472,8 +486,15 @@ def preview():
 
 
 if __name__ == "__main__":
+    import make_tiles_clear  # the second set, "Clear" (same ids; docs/TILES.md)
+
     here = os.path.dirname(os.path.abspath(__file__))
-    for name, data in (("tiles.svg", build()), ("tiles-preview.html", preview())):
+    files = (
+        ("tiles.svg", build()),
+        ("tiles-clear.svg", make_tiles_clear.build()),
+        ("tiles-preview.html", preview()),
+    )
+    for name, data in files:
         out = os.path.normpath(os.path.join(here, "..", "mahjong", "static", "mahjong", name))
         with open(out, "w", encoding="utf-8") as f:
             f.write(data)

@@ -14,7 +14,7 @@ export CHANNEL_PREFIX="${CHANNEL_PREFIX:-drill}" VAR_DIR="${VAR_DIR:-var/drill}"
 mkdir -p "$VAR_DIR"
 
 start_web() {
-    setsid .venv/bin/python -m uvicorn mahjong.asgi:application --host 127.0.0.1 \
+    setsid .venv/bin/python -m uvicorn config.asgi:application --host 127.0.0.1 \
         --port "$PORT" --workers 2 --no-access-log >>"$VAR_DIR/web.log" 2>&1 &
     echo $!
 }

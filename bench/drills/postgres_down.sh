@@ -29,7 +29,7 @@ pg_ctl -l "$CLUSTER/log" -w -o "-p $PG_PORT -k /tmp -c listen_addresses=127.0.0.
 as_postgres "$PG_BIN/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres mahjong_drill
 .venv/bin/python manage.py migrate -v 0
 
-setsid .venv/bin/python -m uvicorn mahjong.asgi:application --host 127.0.0.1 \
+setsid .venv/bin/python -m uvicorn config.asgi:application --host 127.0.0.1 \
     --port "$PORT" --workers 2 --no-access-log >>"$VAR_DIR/web-pg.log" 2>&1 &
 web=$!
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/rooms/" && break; sleep 0.2; done

@@ -21,7 +21,7 @@ start_redis() {
 }
 redis=$(start_redis)
 sleep 1
-setsid .venv/bin/python -m uvicorn mahjong.asgi:application --host 127.0.0.1 \
+setsid .venv/bin/python -m uvicorn config.asgi:application --host 127.0.0.1 \
     --port "$PORT" --workers 2 --no-access-log >>"$VAR_DIR/web-redis.log" 2>&1 &
 web=$!
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/rooms/" && break; sleep 0.2; done

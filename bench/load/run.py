@@ -1,6 +1,6 @@
 """Websocket load: N players in rooms of 20 race on a running site, at a human pace.
 
-Rooms and players are created directly through rooms.lobby in the site's database;
+Rooms and players are created directly through rooms.lobby.actions in the site's database;
 everything after that goes through the sockets only: each owner starts the race, each
 player reads its board from "go" and plays pairs the engine allows on that board (any
 free matching pair, not a plan), one every PACE seconds on average. Afterwards every
@@ -30,7 +30,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "mahjong.settings")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 import django  # noqa: E402
 
@@ -47,9 +47,11 @@ from accounts.models import Player  # noqa: E402
 from mahjong.engine.layout import layout_from_positions  # noqa: E402
 from mahjong.engine.position import Position  # noqa: E402
 from mahjong.engine.tiles import face_id  # noqa: E402
-from rooms import errors, lobby, race_end  # noqa: E402
-from rooms.client_board import a_legal_pair  # noqa: E402
+from rooms.core import errors  # noqa: E402
+from rooms.core.client_board import a_legal_pair  # noqa: E402
+from rooms.lobby import actions as lobby  # noqa: E402
 from rooms.models import Entry, Move  # noqa: E402
+from rooms.race import end as race_end  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import cpu_use  # noqa: E402
@@ -108,7 +110,7 @@ def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int],
     numbers of every pair stored on the board). A CPU's moves are not the player's: a
     seat away too long is played by a stand-in CPU, as on the site. But an acknowledged
     pair a stand-in stored is not lost: a player's pair that the stand-in had just made
-    (same tiles, same number) is acknowledged as a retry (rooms.races.play_pair)."""
+    (same tiles, same number) is acknowledged as a retry (rooms.race.actions.play_pair)."""
     result = {}
     entries = Entry.objects.filter(race__room__code__in=codes).select_related("seat", "race")
     for entry in entries:
@@ -123,7 +125,7 @@ def stored_pairs(codes: list[str]) -> dict[tuple[str, str], tuple[int, set[int],
     return result
 
 
-# The server writes standings frames compactly, type first (rooms/standings_feed.py).
+# The server writes standings frames compactly, type first (rooms/live/standings_feed.py).
 STANDINGS_PREFIX = '{"type":"standings",'
 
 

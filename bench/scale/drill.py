@@ -11,7 +11,7 @@ The players are bench/load/run.py's clients (the same moves, acks, reconnects an
 checks), here through the balancer, in rooms with CPU seats. After the race each drill
 prints a table: what was broken, how long clients took to resync, acknowledged pairs
 lost, doubled, boards half-written, races and CPU seats stuck. `--json` prints the same
-as one JSON line last (tests/test_multihost.py reads it). Results: docs/SCALING.md.
+as one JSON line last (tests/ops/test_multihost.py reads it). Results: docs/SCALING.md.
 """
 
 import argparse
@@ -28,7 +28,6 @@ sys.path.insert(0, str(HERE))
 import topology as topo  # noqa: E402
 
 DRILLS = ("race", "kill-web", "kill-worker", "redis", "postgres", "partition")
-STUCK_SECONDS = 10  # a running race with no pair stored for this long at the end is stuck
 
 
 def parse_args():
@@ -53,15 +52,15 @@ TOPOLOGY = topo.topology_from_args(ARGS)
 # rooms in the topology's database and reads the moves back from it.
 os.environ.update(json.loads((TOPOLOGY.run_dir / "env.json").read_text()))
 sys.path.insert(0, str(HERE.parent / "load"))
-import run  # noqa: E402  (sets Django up with the environment above)
+import run  # noqa: E402, I001  (sets Django up with the environment above)
+import judge  # noqa: E402  (after run: it reads the site's models; shared with chaos.py)
 from channels_redis.pubsub import RedisPubSubChannelLayer  # noqa: E402
 from django.conf import settings  # noqa: E402
 from django.db import connections  # noqa: E402
-from django.db.models import Max  # noqa: E402
 
-from mahjong.celery import app as celery_app  # noqa: E402
-from rooms import events  # noqa: E402
-from rooms.models import Entry, Move, Race  # noqa: E402
+from config.celery import app as celery_app  # noqa: E402
+from rooms.core import events  # noqa: E402
+from rooms.models import Entry, Move  # noqa: E402
 
 
 # --- the faults: each breaks a host at `fault_at`, heals it after `down` seconds -------
@@ -168,7 +167,7 @@ class Drill:
         self.end_of_play = now() - datetime.timedelta(seconds=1)  # run() waits 1 s after
         codes = [room[0][0] for room in rooms]
         connections.close_all()  # the database may have restarted meanwhile
-        wait_for_database()
+        judge.wait_for_database()
         return stats, elapsed, codes
 
     def measure(self, stats, codes) -> dict:
@@ -192,7 +191,7 @@ class Drill:
             "acknowledged pairs lost": lost,
             "doubled": doubled,
             "boards half-written": run.half_written(codes),
-            "races stuck": races_stuck(codes, self.end_of_play),
+            "races stuck": judge.races_stuck(codes, self.end_of_play),
             "CPU seats": cpu["seats"],
             "CPU seats stuck": cpu["stuck"],
             "CPU seats' longest pause after the fault, s": cpu["longest_pause"],
@@ -207,19 +206,6 @@ class Drill:
 
 def now():
     return datetime.datetime.now(datetime.UTC)
-
-
-def wait_for_database(seconds=30):
-    deadline = time.monotonic() + seconds
-    while True:
-        try:
-            Race.objects.exists()
-            return
-        except Exception:  # noqa: BLE001 - still starting after a drill's restart
-            connections.close_all()
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.5)
 
 
 def cpu_steps_by_worker() -> dict[str, int]:
@@ -277,15 +263,6 @@ def missed_events(stats) -> int:
 def frames_spread(stats) -> str:
     counts = list(stats.frames.values())
     return f"{min(counts, default=0)} / {max(counts, default=0)}"
-
-
-def races_stuck(codes, end_of_play) -> int:
-    """Races still running whose last pair (a human's or a CPU's) is older than
-    STUCK_SECONDS when play ended: nothing moves in them any more."""
-    since = end_of_play - datetime.timedelta(seconds=STUCK_SECONDS)
-    races = Race.objects.filter(room__code__in=codes, status=Race.Status.RUNNING)
-    last = races.annotate(last=Max("entries__moves__at"))
-    return sum(1 for race in last if race.last is None or race.last < since)
 
 
 def cpu_seats(codes, fault_time, end_of_play) -> dict:

@@ -212,7 +212,7 @@ class Topology:
         sh(f"runuser -u postgres -- {PG_BIN}/pg_ctl -D {self.pg_dir}/data -m {mode} -w stop")
 
     def _start_web(self, host):
-        self.spawn(host, "web", [PYTHON, "-m", "uvicorn", "mahjong.asgi:application",
+        self.spawn(host, "web", [PYTHON, "-m", "uvicorn", "config.asgi:application",
                                  "--host", self.addr(host), "--port", str(WEB_PORT),
                                  "--workers", str(self.web_processes), "--no-access-log",
                                  "--forwarded-allow-ips", self.addr("lb")])  # fmt: skip
@@ -241,7 +241,14 @@ class Topology:
         wait_for_port(self.addr(host), LB_PORT)
 
     def _celery(self, *args) -> list[str]:
-        return [PYTHON, "-m", "celery", "-A", "mahjong", *args, "--loglevel", "INFO"]
+        """A Celery process, started again when it exits, as docker-compose.yml's
+        `restart: unless-stopped` does: a worker's main process can die of a broker
+        restart (kombu's "Unrecoverable error: AttributeError ... 'hostname'" while it
+        restores its unacknowledged messages, docs/SCALING.md §A night of chaos). A kill
+        of the host kills the loop too."""
+        celery = [PYTHON, "-m", "celery", "-A", "config", *args, "--loglevel", "INFO"]
+        loop = 'while :; do "$@"; echo "supervisor: exited with $?, starting again"; sleep 1; done'
+        return ["sh", "-c", loop, "sh", *celery]
 
     def haproxy_config(self) -> str:
         webs = [h for h in self.hosts if h.startswith("web")]

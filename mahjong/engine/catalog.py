@@ -163,7 +163,7 @@ def load_layout(name_or_path: str, flowers: bool = False) -> Layout:
     return layout_by_name(name_or_path, flowers)  # raises the "unknown layout" error
 
 
-# Mean grade score of a layout's deals (rooms/grading.py: 0 forgiving .. 1 punishing)
+# Mean grade score of a layout's deals (mahjong/race_rules/grading.py: 0 forgiving .. 1 punishing)
 # -> its difficulty label; measured offline by bench/deal_grades.py --layouts and
 # written into CATALOG (docs/LAYOUTS.md §Difficulty).
 DIFFICULTY_BANDS = ((0.08, "beginner"), (0.2, "easy"), (0.32, "medium"), (1.01, "hard"))

@@ -82,7 +82,7 @@ class Command(BaseCommand):
         """Wait until both workers answer a ping and then the web server answers HTTP, so
         that the block comes after the children's start-up lines. Returns the parts still
         not answering at the deadline, or None when a child died or a stop was asked."""
-        from mahjong.celery import app as celery_app
+        from celery import current_app as celery_app
 
         waiting = [*WORKER_NAMES, "web"]
         deadline = time.monotonic() + START_TIMEOUT_SECONDS
@@ -131,14 +131,14 @@ class Command(BaseCommand):
     def commands(self, host, port, web_processes, worker_concurrency) -> dict[str, list[str]]:
         python = sys.executable
         # The banners of uvicorn and Celery (--quiet) give way to this command's block.
-        celery = [python, "-m", "celery", "--quiet", "-A", "mahjong"]
+        celery = [python, "-m", "celery", "--quiet", "-A", "config"]
         log_level = settings.LOG_LEVEL
         return {
             "web": [
                 python,
                 "-m",
                 "uvicorn",
-                "mahjong.asgi:application",
+                "config.asgi:application",
                 "--host",
                 host,
                 "--port",
@@ -155,6 +155,11 @@ class Command(BaseCommand):
                 # bytes it saved (docs/PERFORMANCE.md).
                 "--ws-per-message-deflate",
                 "false",
+                # The cheapest of uvicorn's websocket implementations per frame written
+                # (bench/ws_impl.py, docs/PERFORMANCE.md); `auto` picks it today, named so
+                # that an upgrade does not change it unseen.
+                "--ws",
+                "websockets-sansio",
             ],
             "worker": [
                 *celery,

@@ -1,7 +1,8 @@
 // The status page: the parts from /healthz, and a live echo over the websocket.
-// No view builds its words, so they come from Django's JavaScript catalog (/jsi18n/).
-"use strict";
-/* global gettext */
+// Its words come from the page's dictionary (infra/views.py status_page), like every page's.
+import { pageStrings } from "../mahjong/ui.js";
+
+const T = pageStrings();
 
 async function showParts() {
   const list = document.getElementById("parts");
@@ -11,7 +12,7 @@ async function showParts() {
     ...Object.entries(report.parts).map(([name, part]) => {
       const item = document.createElement("li");
       item.className = part.ok ? "up" : "down";
-      item.textContent = `${name}: ${part.ok ? gettext("up") : gettext("down")} (${part.ms} ms)` +
+      item.textContent = `${name}: ${part.ok ? T.up : T.down} (${part.ms} ms)` +
         (part.error ? ` — ${part.error}` : "");
       return item;
     }),
@@ -23,9 +24,9 @@ function openEcho() {
   const echoes = document.getElementById("echoes");
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const socket = new WebSocket(`${scheme}://${location.host}/ws/echo/`);
-  socket.addEventListener("open", () => { state.textContent = gettext("open"); });
+  socket.addEventListener("open", () => { state.textContent = T.open; });
   socket.addEventListener("close", () => {
-    state.textContent = gettext("closed, retrying");
+    state.textContent = T.closed;
     setTimeout(openEcho, 2000);
   });
   socket.addEventListener("message", (event) => {
@@ -34,7 +35,7 @@ function openEcho() {
     item.className = "echo";
     item.dataset.source = message.source || "";
     item.textContent = message.type === "echo"
-      ? `${message.text} (${gettext("via")} ${message.source})` : message.error;
+      ? `${message.text} (${T.via} ${message.source})` : message.error;
     echoes.prepend(item);
   });
   document.getElementById("echo-form").onsubmit = (event) => {

@@ -1,0 +1,339 @@
+"""Every hand-written SQL statement of the site, each beside the ORM form the tests
+(tests/rooms/test_hot_sql.py) compare it with: the hottest paths (the room lock, a board, the
+move and the board's update, the live standings; at full load about 250 pairs and 125
+standings reads a second, docs/PERFORMANCE.md) and the deal pools' take and lock.
+
+Built by the ORM, these few statements cost the web process more CPU than running them
+did, and PostgreSQL parsed and planned each one anew. Here each is one constant text:
+PostgreSQL keeps it prepared on the connection (parsed and planned once), SQLite's driver
+caches it. Values go in and out through the model fields' own conversions, so a row reads
+and writes exactly as the ORM would read and write it, on either database. Everything
+else uses the ORM.
+"""
+
+import functools
+import time
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import psycopg
+from django.db import connection
+
+from mahjong.race_rules.ranking import HasStanding
+from rooms.models import Entry, Move, PooledDeal, Race, Room, Seat
+
+
+# --- running statements --------------------------------------------------------------
+def _rows(sql: str, params: list) -> list[tuple]:
+    """Run one statement in the current transaction; its rows (none for a write)."""
+    started = time.monotonic()
+    if connection.vendor == "postgresql":
+        rows = _run_prepared(sql, params)
+    else:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            rows = cursor.fetchall() if cursor.description else []
+    if connection.queries_logged:  # counted like the ORM's own (tests, bench/pair_cost.py)
+        took = f"{time.monotonic() - started:.3f}"
+        connection.queries_log.append({"sql": sql, "params": params, "time": took})
+    return rows
+
+
+def _run_prepared(sql: str, params: list) -> list[tuple]:
+    # Django's own cursors bind values on the client, which rules out prepared statements;
+    # a plain psycopg cursor binds on the server. Errors still reach callers as Django's
+    # (OperationalError when the database is gone, IntegrityError for a doubled pair).
+    connection.ensure_connection()
+    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+        cursor.execute(sql, params, prepare=True)
+        return cursor.fetchall() if cursor.description else []
+
+
+def _lock_suffix(*aliases: str) -> str:
+    """FOR UPDATE OF these tables where the database has row locks (SQLite locks the
+    whole database for a writing transaction instead)."""
+    if not connection.features.has_select_for_update:
+        return ""
+    return " " + connection.ops.for_update_sql(of=tuple(map(connection.ops.quote_name, aliases)))
+
+
+# --- rows and model instances -----------------------------------------------------------
+def _columns(model, alias: str, names) -> str:
+    return ", ".join(f"{alias}.{_column(model, name)}" for name in names)
+
+
+@functools.cache
+def _readers(model, fields: tuple[str, ...], vendor: str):
+    """Per column, the conversions the ORM applies to it on reading (JSON, booleans,
+    dates on SQLite): found once per model, column list and database."""
+    readers = []
+    for name in fields:
+        field = model._meta.get_field(name)
+        column = field.get_col(model._meta.db_table)
+        converters = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        readers.append((column, converters))
+    return readers
+
+
+def _instance(model, fields: tuple[str, ...], values):
+    readers = _readers(model, fields, connection.vendor)
+    converted = []
+    for value, (column, converters) in zip(values, readers, strict=True):
+        for convert in converters:
+            value = convert(value, column, connection)
+        converted.append(value)
+    return model.from_db(connection.alias, fields, converted)
+
+
+@functools.cache
+def _all_fields(model) -> tuple[str, ...]:
+    return tuple(f.attname for f in model._meta.concrete_fields)
+
+
+def _prepared_value(model, name: str, value):
+    return model._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+# --- the statements ---------------------------------------------------------------------
+# Each text is made once per database kind (table and column names, quoting, locking).
+def _text(build):
+    cached = functools.cache(build)
+    return lambda: cached(connection.vendor)
+
+
+def lock_room(code: str) -> Room | None:
+    """The room, its row locked until the transaction commits: every action in a room
+    takes this lock first, so they happen one at a time, in one order."""
+    rows = _rows(_lock_room_sql(), [code])
+    return _instance(Room, _all_fields(Room), rows[0]) if rows else None
+
+
+def lock_room_by_orm(code: str) -> Room | None:
+    return Room.objects.select_for_update().filter(code=code).first()
+
+
+@_text
+def _lock_room_sql(vendor):
+    return (
+        f"SELECT {_columns(Room, 'r', _all_fields(Room))} FROM {_table(Room)} r"
+        f" WHERE r.code = %s{_lock_suffix('r')}"
+    )
+
+
+def room_version_and_race(code: str) -> tuple[int | None, Race | None]:
+    """The room's event version and its latest race (None, None: no such room)."""
+    rows = _rows(_version_and_race_sql(), [code])
+    if not rows:
+        return None, None
+    version, *race = rows[0]
+    return version, _instance(Race, _all_fields(Race), race) if race[0] is not None else None
+
+
+def room_version_and_race_by_orm(code: str) -> tuple[int | None, Race | None]:
+    room = Room.objects.filter(code=code).first()
+    return (room.version, room.current_race()) if room else (None, None)
+
+
+@_text
+def _version_and_race_sql(vendor):
+    # The latest race as Room.current_race orders them (Race.ORDER, highest first).
+    return (
+        f"SELECT r.version, {_columns(Race, 'race', _all_fields(Race))} FROM {_table(Room)} r"
+        f" LEFT JOIN {_table(Race)} race ON race.room_id = r.id WHERE r.code = %s"
+        f" ORDER BY race.{_column(Race, Race.ORDER)} DESC LIMIT 1"
+    )
+
+
+def lock_room_and_entry(
+    code: str, *, player_id: int | None = None, seat_id: int | None = None
+) -> tuple[Room, Entry] | None:
+    """The room and one board in its running race (with its race and seat), their rows
+    locked, in one statement: the room first, as lock_room would. The board of a player
+    (a human's move) or of a seat (a CPU's step): the one way a board is locked. None when
+    the room, the running race or the board is missing (nothing is locked then)."""
+    by, key = ("player", player_id) if seat_id is None else ("seat", seat_id)
+    rows = _rows(_room_and_entry_sql(connection.vendor, by), [code, Race.Status.RUNNING.value, key])
+    if not rows:
+        return None
+    room_values, entry_values, race_values, seat_values = _split(rows[0], Room, Entry, Race)
+    entry = _instance(Entry, _all_fields(Entry), entry_values)
+    entry.race = _instance(Race, _all_fields(Race), race_values)
+    entry.seat = _instance(Seat, _all_fields(Seat), seat_values)
+    return _instance(Room, _all_fields(Room), room_values), entry
+
+
+def lock_room_and_entry_by_orm(code: str, *, player_id=None, seat_id=None):
+    room = lock_room_by_orm(code)
+    race = room.current_race() if room else None
+    if race is None or race.status != Race.Status.RUNNING:
+        return None
+    boards = race.entries.select_for_update().select_related("race", "seat")
+    by = {"seat__player_id": player_id} if seat_id is None else {"seat_id": seat_id}
+    entry = boards.filter(**by).first()
+    return (room, entry) if entry else None
+
+
+def _split(row: tuple, *models) -> list[tuple]:
+    """A joined row cut into each model's columns (all fields, in order); the rest last."""
+    parts = []
+    for model in models:
+        width = len(_all_fields(model))
+        parts.append(row[:width])
+        row = row[width:]
+    return [*parts, row]
+
+
+@functools.cache
+def _room_and_entry_sql(vendor, by: str):
+    key = "s.player_id" if by == "player" else "e.seat_id"
+    return (
+        f"SELECT {_columns(Room, 'r', _all_fields(Room))},"
+        f" {_columns(Entry, 'e', _all_fields(Entry))},"
+        f" {_columns(Race, 'race', _all_fields(Race))},"
+        f" {_columns(Seat, 's', _all_fields(Seat))}"
+        f" FROM {_table(Room)} r JOIN {_table(Race)} race ON race.room_id = r.id"
+        f" JOIN {_table(Entry)} e ON e.race_id = race.id"
+        f" JOIN {_table(Seat)} s ON e.seat_id = s.id"
+        f" WHERE r.code = %s AND race.status = %s AND {key} = %s"
+        # The race's row is locked too, though nobody else can change it without the
+        # room's lock: a locked row is re-read once a waited-for lock is released (in
+        # READ COMMITTED), an unlocked one is not. Without it, a pair that waited while
+        # the race ended would still see the race running.
+        f"{_lock_suffix('r', 'race', 'e')}"
+    )
+
+
+MOVE_FIELDS = ("entry_id", "number", "kind", "tiles", "at", "by_cpu")
+
+
+def record_pair(entry: Entry, fields: tuple[str, ...], number: int, tiles: list[int], at, by_cpu):
+    """Store pair move `number` of the entry and UPDATE the entry's row with these
+    fields' values (as save(update_fields=...)): one statement on PostgreSQL
+    (the insert rides in a WITH clause), two on SQLite, which has no such clause."""
+    move = (entry.pk, number, Move.Kind.PAIR.value, tiles, at, by_cpu)
+    move_params = [_prepared_value(Move, n, v) for n, v in zip(MOVE_FIELDS, move, strict=True)]
+    entry_params = [*(_prepared_value(Entry, n, getattr(entry, n)) for n in fields), entry.pk]
+    if connection.vendor == "postgresql":
+        _rows(_record_pair_sql(connection.vendor, fields), [*move_params, *entry_params])
+    else:
+        _rows(_insert_pair_sql(), move_params)
+        _rows(_save_entry_sql(connection.vendor, fields), entry_params)
+
+
+def record_pair_by_orm(entry: Entry, fields, number: int, tiles: list[int], at, by_cpu):
+    Move.objects.create(entry=entry, number=number, tiles=tiles, at=at, by_cpu=by_cpu)
+    entry.save(update_fields=list(fields))
+
+
+@functools.cache
+def _record_pair_sql(vendor, fields: tuple[str, ...]):
+    return f"WITH move AS ({_insert_pair_sql()}) {_save_entry_sql(vendor, fields)}"
+
+
+@_text
+def _insert_pair_sql(vendor):
+    columns = ", ".join(_column(Move, name) for name in MOVE_FIELDS)
+    marks = ", ".join(["%s"] * len(MOVE_FIELDS))
+    return f"INSERT INTO {_table(Move)} ({columns}) VALUES ({marks})"
+
+
+@functools.cache
+def _save_entry_sql(vendor, fields: tuple[str, ...]):
+    assignments = ", ".join(f"{_column(Entry, name)} = %s" for name in fields)
+    return f"UPDATE {_table(Entry)} SET {assignments} WHERE id = %s"
+
+
+class SeatName(NamedTuple):
+    nickname: str
+    cpu_level: str
+    player_id: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow(HasStanding):
+    """One board as the live standings show it: read as plain values, not model
+    instances (the feed reads 20 of these several times a second per room)."""
+
+    pk: int
+    seat_id: int
+    status: str
+    pairs_removed: int
+    tile_count: int
+    finished_ms: int | None
+    cpu_control: bool
+    seat: SeatName
+
+
+def standing_rows(race_id: int) -> list[StandingRow]:
+    """The race's boards for the standings, in entry order."""
+    # A boolean reads as 0 or 1 on SQLite: the one conversion made here.
+    rows = _rows(_standings_sql(), [race_id])
+    return [StandingRow(*row[:6], bool(row[6]), SeatName(*row[7:])) for row in rows]
+
+
+def standing_rows_by_orm(race_id: int) -> list[Entry]:
+    return list(Entry.objects.filter(race_id=race_id).select_related("seat").order_by("pk"))
+
+
+@_text
+def _standings_sql(vendor):
+    # Plain columns (no JSON or dates), so only the boolean needs converting on SQLite.
+    entry_columns = (
+        "id",
+        "seat_id",
+        "status",
+        "pairs_removed",
+        "tile_count",
+        "finished_ms",
+        "cpu_control",
+    )
+    return (
+        f"SELECT {_columns(Entry, 'e', entry_columns)},"
+        f" {_columns(Seat, 's', ('nickname', 'cpu_level', 'player_id'))}"
+        f" FROM {_table(Entry)} e JOIN {_table(Seat)} s ON e.seat_id = s.id"
+        " WHERE e.race_id = %s ORDER BY e.id"
+    )
+
+
+# --- the deal pools (rooms/pools/actions.py) ---------------------------------------------------
+def pop_pooled_deal(level: str, flowers: bool) -> str | None:
+    """Delete and return the code of the pool's oldest deal in one statement; takers at
+    once skip each other's row on PostgreSQL (SKIP LOCKED) instead of waiting."""
+    rows = _rows(_pop_deal_sql(), [level, flowers])
+    return rows[0][0] if rows else None
+
+
+def pop_pooled_deal_by_orm(level: str, flowers: bool) -> str | None:
+    deal = PooledDeal.objects.filter(level=level, flowers=flowers).order_by("id").first()
+    if deal is None:
+        return None
+    deal.delete()
+    return deal.code
+
+
+@_text
+def _pop_deal_sql(vendor):
+    table = _table(PooledDeal)
+    lock = " FOR UPDATE SKIP LOCKED" if vendor == "postgresql" else ""
+    return (
+        f"DELETE FROM {table} WHERE id = (SELECT id FROM {table} WHERE level = %s"
+        f" AND flowers = %s ORDER BY id LIMIT 1{lock}) RETURNING code"
+    )
+
+
+POOL_LOCK = 0x504F4F4C  # "POOL": the PostgreSQL advisory lock namespace of the pools
+
+
+def lock_pool(key: int) -> None:
+    """Refills of pool number `key` take turns until the transaction ends. (SQLite needs
+    nothing: its transactions here are IMMEDIATE, one writer at a time; no ORM form.)"""
+    if connection.vendor == "postgresql":
+        _rows("SELECT pg_advisory_xact_lock(%s, %s)", [POOL_LOCK, key])
+
+
+def _table(model) -> str:
+    return connection.ops.quote_name(model._meta.db_table)
+
+
+def _column(model, name: str) -> str:
+    return connection.ops.quote_name(model._meta.get_field(name).column)

@@ -1,0 +1,315 @@
+"""The live panel's feed: a room's standings, published at most once every
+STANDINGS_FEED_MS for the whole room, however many processes change them.
+
+At a human pace a full room changes its standings about five times a second, and each
+change went to all 20 sockets as a frame of its own: a large share of the site's work
+under load (docs/PERFORMANCE.md). Standings are a whole state, not a change, so only the
+latest matters.
+
+The room's window is a Redis key (`…:standings:CODE`), shared by every web process and
+worker: while it exists, nobody else may publish the room's standings.
+
+- A change takes the window (`SET NX`, held for HOLD_MS at most, so a process that died
+  holding it blocks the room for no longer) if it is open, that is if nobody published
+  in the last period: it reads the standings now and publishes them, then sets the
+  window to end one period **after the publish** (not after the take: a slow read would
+  otherwise let the next publish come early; docs/PERFORMANCE.md, "the pace").
+- A change that finds the window closed learns when it ends (`PTTL`, in the same round
+  trip) and tries again then, so it still goes out (in a web process, an asyncio task
+  per room and process; in a worker or a view, which have no loop to wait in, one
+  Celery task `rooms.tasks.send_standings` per room and window, counted down).
+- The standings read are built once, by the process that holds the window: one JSON
+  text, published on the channel layer and written to every socket as it is, on every
+  web process (rooms/consumers.py `room_event`).
+- Rows equal to the last published (kept in Redis, so across processes) are not sent:
+  a shuffle, a change undone within the period. The window then ends at once (the last
+  publish was a period ago or more).
+
+Redis away: sends go out unpaced, as each change asks (fails open).
+
+Standings are not versioned events. Each carries `v`, the room version it was read at (a
+page that already holds a later version drops it), and `at`, the server's time of the
+read in ms (a page keeps the latest it has seen). docs/PROTOCOL.md.
+"""
+
+import asyncio
+import contextlib
+import functools
+import logging
+import time
+import uuid
+from dataclasses import dataclass
+from typing import ClassVar
+
+import msgspec
+import redis
+from asgiref.sync import async_to_sync
+from celery import current_app
+from channels.layers import get_channel_layer
+from django.conf import settings
+
+from infra import redis_async, redis_links
+from infra.channels_send import log_failure
+from rooms.core import events, hot_sql, outbox, serializers
+from rooms.live.socket_db import in_db_thread
+
+logger = logging.getLogger(__name__)
+HOLD_MS = 3000  # the longest a window is held between its take and its publish
+ROWS_KEPT_SECONDS = 3600  # longer than any race; an idle room's memory then goes
+_MIN_WAIT_MS = 5  # a window that vanished between SET and PTTL: try again this soon
+_encode = msgspec.json.Encoder().encode
+
+_pending: set[str] = set()  # rooms with a send scheduled; touched only in the event loop
+
+# The window (KEYS[1]) taken with this holder's token (ARGV[1]) if open, in one round
+# trip: 0, or the ms until it may open. Only the token's holder ends it.
+_TAKE = """
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 0 end
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 then return -1 end
+return left
+"""
+# The rows about to be published (ARGV[1]) compared with the last published (KEYS[1]):
+# 1 and kept when they differ (the window KEYS[2] stays held until the publish); 0 when
+# they are the same, and the window ended; 2 when the window is no longer the holder's
+# (ARGV[3]: held past HOLD_MS, or taken when Redis did not answer): nothing published.
+_CHECK = """
+if redis.call('GET', KEYS[2]) ~= ARGV[3] then return 2 end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[2])
+  return 0
+end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1
+"""
+# After a publish (ARGV[3] = '1'): the window, if still the holder's, ends a period
+# (ARGV[2] ms) from now; with nothing published it ends now.
+_END = """
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+if ARGV[3] == '1' then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+else
+  redis.call('DEL', KEYS[1])
+end
+return 1
+"""
+
+
+def changed(code: str) -> None:
+    """The room's standings changed in the current transaction: its caller has them sent
+    after commit (rooms/core/outbox.py)."""
+    outbox.record(StandingsChanged(code))
+
+
+@dataclass(frozen=True)
+class StandingsChanged:
+    """An outbox effect: one per room and outbox, however many changes the call made."""
+
+    code: str
+    once: ClassVar[bool] = True
+
+    async def send(self) -> None:
+        """In the web process's event loop: the room's next paced publish."""
+        if self.code not in _pending:
+            _pending.add(self.code)
+            asyncio.create_task(_send_paced(self.code)).add_done_callback(log_failure)
+
+    def messages(self) -> list[tuple[str, dict]]:
+        return []  # sent by send_in_thread, in its place among the outbox's effects
+
+    def send_in_thread(self) -> None:
+        """A worker's task, a view: no loop of its own to wait in."""
+        send_from_thread(self.code)
+
+
+# --- in a web process's event loop -----------------------------------------------------
+async def _send_paced(code: str) -> None:
+    token = uuid.uuid4().hex
+    try:
+        while (wait_ms := await _take_window(code, token)) != 0:
+            await asyncio.sleep(_retry_in(wait_ms) / 1000)
+    finally:  # also when cancelled (shutdown), or the room would never be sent again
+        # Cleared before reading: a change committed after the read schedules a send of
+        # its own, and one committed before it is in what is read.
+        _pending.discard(code)
+    await _publish_held(code, token)
+
+
+async def _take_window(code: str, token: str) -> int:
+    """0 when this process now holds the room's window with `token` (nobody published in
+    the last period); else the ms until it may open. Fails open (0) with Redis away."""
+    try:
+        keys = [_window_key(code)]
+        return int(await _script(_TAKE, asynchronous=True)(keys=keys, args=[token, HOLD_MS]))
+    except (redis.RedisError, OSError) as error:
+        logger.warning("standings of %s sent unpaced (Redis: %r)", code, error)
+        return 0
+
+
+async def _publish_held(code: str, token: str) -> None:
+    """With the window held: read, compare, publish, and end the window a period later."""
+    published, lost, took = False, False, time.monotonic()
+    try:
+        read = await in_db_thread(_read)(code)
+        verdict = 0 if read is None else await _rows_changed(code, read[1], token)
+        if verdict == _CHANGED:
+            await _publish(code, read[0])
+            published = True
+        lost = verdict == _LOST
+    finally:
+        await _end_window(code, token, published)
+        took = time.monotonic() - took
+        if took > HOLD_MS / 2000:
+            logger.warning("standings of %s: window held %.1f s", code, took)
+    if lost:  # another holds the window now: this change goes out after it
+        await StandingsChanged(code).send()
+
+
+_SAME, _CHANGED, _LOST = 0, 1, 2  # what _CHECK says
+
+
+async def _rows_changed(code: str, rows: bytes, token: str) -> int:
+    keys, args = [_rows_key(code), _window_key(code)], [rows, ROWS_KEPT_SECONDS, token]
+    try:
+        return int(await _script(_CHECK, asynchronous=True)(keys=keys, args=args))
+    except (redis.RedisError, OSError):
+        return _CHANGED
+
+
+async def _end_window(code: str, token: str, published: bool) -> None:
+    """Published: the room's next publish comes a full period after this one. Nothing
+    published: the last publish was a period ago or more, the window opens now."""
+    args = [token, _period_ms(), "1" if published else "0"]
+    with contextlib.suppress(redis.RedisError, OSError):  # else it ends by itself (HOLD_MS)
+        await _script(_END, asynchronous=True)(keys=[_window_key(code)], args=args)
+
+
+# --- in a thread with no event loop (a worker's task, a view) ---------------------------
+def send_from_thread(code: str) -> None:
+    """Publish the room's standings now if its window is open; else have a Celery task
+    try again when it ends (one task per room and window)."""
+    client, token = _sync_client(), uuid.uuid4().hex
+    keys = [_window_key(code)]
+    try:
+        wait_ms = int(_script(_TAKE, asynchronous=False)(keys=keys, args=[token, HOLD_MS]))
+    except (redis.RedisError, OSError) as error:
+        logger.warning("standings of %s sent unpaced (Redis: %r)", code, error)
+        wait_ms = 0
+    if wait_ms != 0:
+        _send_later_from_a_task(client, code, _retry_in(wait_ms))
+        return
+    published = lost = False
+    try:
+        read = _read(code)
+        verdict = _SAME if read is None else _rows_changed_sync(code, read[1], token)
+        if verdict == _CHANGED:
+            async_to_sync(_publish)(code, read[0])
+            published = True
+        lost = verdict == _LOST
+    finally:
+        with contextlib.suppress(redis.RedisError, OSError):  # else it ends by itself
+            args = [token, _period_ms(), "1" if published else "0"]
+            _script(_END, asynchronous=False)(keys=keys, args=args)
+    if lost:  # another holds the window now: this change goes out after it
+        _send_later_from_a_task(client, code, _period_ms())
+
+
+def _rows_changed_sync(code: str, rows: bytes, token: str) -> int:
+    keys, args = [_rows_key(code), _window_key(code)], [rows, ROWS_KEPT_SECONDS, token]
+    try:
+        return int(_script(_CHECK, asynchronous=False)(keys=keys, args=args))
+    except (redis.RedisError, OSError):
+        return _CHANGED
+
+
+def _send_later_from_a_task(client, code: str, wait_ms: int) -> None:
+    """One countdown task per room and window: the change is in what it reads."""
+    try:
+        if not client.set(_due_key(code), b"1", nx=True, px=wait_ms + _period_ms()):
+            return  # a task is already due for this room, after this change's commit
+    except (redis.RedisError, OSError):
+        return  # no Redis: no window either, nothing to wait for
+    current_app.send_task(
+        "rooms.tasks.send_standings", args=[code], countdown=wait_ms / 1000, ignore_result=True
+    )
+
+
+def send_due(code: str) -> None:
+    """The countdown task: its room's window should be open now (rooms/tasks.py)."""
+    with contextlib.suppress(redis.RedisError, OSError):
+        _sync_client().delete(_due_key(code))
+    send_from_thread(code)
+
+
+# --- shared --------------------------------------------------------------------------
+async def _publish(code: str, message: dict) -> None:
+    """As a frame, its text as it is for every socket (infra/channel_layer.py), where the
+    layer can; else as a channel-layer message."""
+    layer = get_channel_layer()
+    if hasattr(layer, "group_send_frame"):
+        await layer.group_send_frame(events.group_name(code), "standings", message["text"])
+    else:
+        await layer.group_send(events.group_name(code), message)
+
+
+def standings_message(code: str) -> dict | None:
+    """The room's standings now, as a channel-layer message (None: no race to show)."""
+    read = _read(code)
+    return None if read is None else read[0]
+
+
+def _read(code: str) -> tuple[dict, bytes] | None:
+    """The room's standings message now, its text encoded once here for every socket of
+    every web process, and its rows (with the race's number) as the bytes two publishes
+    compare; None: no race to show."""
+    version, race = hot_sql.room_version_and_race(code)
+    if race is None:
+        return None
+    rows = serializers.standings_json(race)
+    event = {
+        "type": "standings",
+        "race": race.number,
+        "v": version,
+        "at": int(time.time() * 1000),
+        "standings": rows,
+    }
+    text = _encode(event).decode()
+    return {"type": "room.event", "kind": "standings", "text": text}, _encode([race.number, rows])
+
+
+def _retry_in(wait_ms: int) -> int:
+    """When to try again for a window that ends in `wait_ms`: then, or a period from now
+    if it is held (its holder will end it a period after its publish)."""
+    return min(max(wait_ms, _MIN_WAIT_MS), _period_ms())
+
+
+def _period_ms() -> int:
+    return int(settings.STANDINGS_FEED_MS)
+
+
+def _window_key(code: str) -> str:
+    return redis_async.key("standings", code)
+
+
+def _rows_key(code: str) -> str:
+    return redis_async.key("standings-rows", code)
+
+
+def _due_key(code: str) -> str:
+    return redis_async.key("standings-due", code)
+
+
+def _script(source: str, asynchronous: bool):
+    """A Lua script of this module on this loop's client (or the process's sync client):
+    EVALSHA, loaded on first use and again after a Redis restart (redis-py's Script)."""
+    return _registered(redis_async.client() if asynchronous else _sync_client(), source)
+
+
+@functools.lru_cache(maxsize=32)
+def _registered(client, source: str):
+    return client.register_script(source)
+
+
+@functools.cache
+def _sync_client() -> redis.Redis:
+    return redis_links.client(settings.REDIS_URL)

@@ -1,0 +1,81 @@
+"""The end of a race: places and points (mahjong/race_rules/ranking.py), the winners'
+handicap streaks, what other domains settle at the end (fair play and ratings:
+rooms/ranked/results.py, registered through `at_race_end`), and the closing of races
+past their cut-off (docs/RULES.md §Ranking and points). Every function here runs with
+the room locked."""
+
+from collections.abc import Callable
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from mahjong.race_rules import ranking
+from mahjong.rules import time_limit_ms
+from rooms.core import events
+from rooms.core.errors import RoomError
+from rooms.core.room import advance_version, locked_room
+from rooms.models import Entry, Race
+
+# What other domains settle when a race ends, in the same transaction and in the order
+# registered (rooms/apps.py): ranked play flags inhuman pace and rates; arenas will
+# score. Registered rather than imported so the race knows nothing of who listens.
+_AT_RACE_END: list[Callable[[Race, list[Entry], datetime], None]] = []
+
+
+def at_race_end(settle: Callable[[Race, list[Entry], datetime], None]) -> None:
+    """Have `settle(race, entries, now)` run inside every race's end, once."""
+    if settle not in _AT_RACE_END:
+        _AT_RACE_END.append(settle)
+
+
+def end_race(race: Race, now: datetime) -> None:
+    """Rank, score and close a race (caller holds the room lock). Idempotent."""
+    if race.status == Race.Status.FINISHED:
+        return
+    entries = list(race.entries.select_related("seat"))
+    ranked = ranking.rank([e.standing() for e in entries], time_limit_ms(race.rules))
+    ranked = {r.key: r for r in ranked}
+    for entry in entries:
+        entry.place = ranked[entry.pk].place
+        entry.points = float(ranked[entry.pk].points)
+        entry.save(update_fields=["place", "points"])
+    _update_win_streaks(entries)
+    race.status = Race.Status.FINISHED
+    race.finished_at = now
+    race.save(update_fields=["status", "finished_at"])
+    for settle in _AT_RACE_END:
+        settle(race, entries, now)
+    events.publish_race_finished(race.room, race, advance_version(race.room))
+
+
+def _update_win_streaks(entries: list[Entry]) -> None:
+    for entry in entries:
+        won = entry.place == 1 and entry.status == Entry.Status.FINISHED
+        entry.seat.win_streak = entry.seat.win_streak + 1 if won else 0
+        entry.seat.save(update_fields=["win_streak"])
+
+
+@transaction.atomic
+def close_if_due(code: str, now=None) -> bool:
+    """End the room's race if its cut-off has passed (the sweeper calls this)."""
+    now = now or timezone.now()
+    room = locked_room(code)
+    race = room.current_race()
+    if race is None or race.status != Race.Status.RUNNING or now < race.cut_off_at:
+        return False
+    end_race(race, now)
+    return True
+
+
+@transaction.atomic
+def end_race_by_staff(code: str, now=None) -> Race:
+    """The admin's "End race now" for a stuck race: placed and scored as at the cut-off
+    (and rated, in a ranked room)."""
+    room = locked_room(code)
+    race = room.current_race()
+    if race is None or race.status != Race.Status.RUNNING:
+        raise RoomError(_("this room has no running race"), "no_race")
+    end_race(race, now or timezone.now())
+    return race

@@ -1,0 +1,55 @@
+"""Scheduled arenas (docs/RULES.md §Arenas): the beat's task, run with an injected
+clock, creates each schedule's next arenas ahead of time, once however often it runs;
+the arena's clock moves it from upcoming to running to finished."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from arenas import pairing, schedule
+from arenas.models import Arena, ArenaSchedule
+
+pytestmark = pytest.mark.django_db
+NOON = datetime(2026, 12, 3, 12, 10, tzinfo=UTC)
+
+
+def test_an_hourly_schedule_makes_the_next_arenas_within_its_lead_and_only_once():
+    ArenaSchedule.objects.create(
+        name="Easy hourly", level="easy", every="hour", at_minute=0, minutes=30, ahead_minutes=120
+    )
+    made = schedule.create_due(now=NOON)
+    # 12:00 runs until 12:30 (running now), then 13:00 and 14:00 within the two hours.
+    assert [a.starts_at for a in made] == [
+        datetime(2026, 12, 3, h, 0, tzinfo=UTC) for h in (12, 13, 14)
+    ]
+    assert [a.status for a in made] == ["running", "upcoming", "upcoming"]
+    assert all(a.public and a.level == "easy" and a.minutes == 30 for a in made)
+    assert schedule.create_due(now=NOON) == []  # a second beat makes nothing
+    assert schedule.create_due(now=NOON + timedelta(seconds=30)) == []
+    assert Arena.objects.count() == 3
+
+
+def test_a_daily_schedule_at_twenty_hundred_utc():
+    ArenaSchedule.objects.create(
+        name="Hard evening", level="hard", every="day", at_hour=20, minutes=60, ahead_minutes=600
+    )
+    (arena,) = schedule.create_due(now=NOON)
+    assert arena.starts_at == datetime(2026, 12, 3, 20, 0, tzinfo=UTC)
+    assert arena.ends_at == datetime(2026, 12, 3, 21, 0, tzinfo=UTC)
+    assert schedule.create_due(now=NOON + timedelta(hours=7)) == []
+
+
+def test_an_inactive_schedule_makes_nothing():
+    ArenaSchedule.objects.create(name="Off", level="easy", active=False)
+    assert schedule.create_due(now=NOON) == []
+
+
+def test_the_clock_starts_an_upcoming_arena_and_finishes_it_after_its_window():
+    ArenaSchedule.objects.create(name="Easy", level="easy", minutes=30, ahead_minutes=60)
+    schedule.create_due(now=NOON)
+    later = Arena.objects.get(starts_at=datetime(2026, 12, 3, 13, 0, tzinfo=UTC))
+    assert pairing.tick(later.starts_at)["started"] == [later.code]
+    later.refresh_from_db()
+    assert later.status == "running"
+    assert later.code in pairing.tick(later.ends_at)["finished"]
+    assert Arena.objects.get(pk=later.pk).status == "finished"
