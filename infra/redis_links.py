@@ -50,6 +50,7 @@ COMMAND_TIMEOUT_SECONDS = 1.5
 BROKER_COMMAND_TIMEOUT_SECONDS = 5.0
 HEALTH_CHECK_SECONDS = 2
 RETRIES_ON_A_DROPPED_LINK = 1
+ASYNC_POOL_CONNECTIONS = 50  # per web process's event loop; commands queue past it
 KEEPALIVE_OPTIONS = {
     option: value
     for option, value in (
@@ -129,5 +130,14 @@ def client(url: str, command_timeout: float = COMMAND_TIMEOUT_SECONDS) -> redis.
 
 
 def async_client(url: str) -> redis.asyncio.Redis:
-    """An asyncio client of our own (one per event loop: infra/redis_async.py)."""
-    return redis.asyncio.Redis.from_url(url, **async_options(url))
+    """An asyncio client of our own (one per event loop: infra/redis_async.py). Its pool
+    makes a command wait for a free connection rather than fail: redis-py's plain pool
+    raises MaxConnectionsError past its 100, and 200 sockets of an arena's race closing
+    at once each gave their lease back at the same moment (bench/arena_load.py)."""
+    pool = redis.asyncio.BlockingConnectionPool.from_url(
+        url,
+        max_connections=ASYNC_POOL_CONNECTIONS,
+        timeout=COMMAND_TIMEOUT_SECONDS,  # no free connection so long: a ConnectionError
+        **async_options(url),
+    )
+    return redis.asyncio.Redis(connection_pool=pool)

@@ -59,6 +59,7 @@ import cpu_use  # noqa: E402
 ACK_TIMEOUT = 10.0
 SPREAD = 0.3  # σ of the log-normal pause between a player's pairs
 RECONNECT_SECONDS = 60.0
+GO_TIMEOUT = 120.0  # a race that never starts ends this player's run, not the bench
 CPU_LEVEL = "sharp"  # CPU seats' profile, when a run adds them (--cpus)
 
 
@@ -72,6 +73,13 @@ def position_from_board(board: dict) -> Position:
     positions = tuple((t["x"], t["y"], t["z"]) for t in board["tiles"])
     faces = tuple(face_id(t["face"]) for t in board["tiles"])
     return Position(layout_of(positions), faces, sum(1 << i for i in board["alive"]))
+
+
+def running_board(snapshot: dict) -> bool:
+    """The snapshot shows this seat's board with its faces in a running race."""
+    race, entry = snapshot.get("race") or {}, snapshot.get("entry") or {}
+    tiles = (entry.get("board") or {}).get("tiles") or []
+    return race.get("status") == "running" and bool(tiles) and "face" in tiles[0]
 
 
 # --- setup, in the site's database -------------------------------------------------
@@ -212,6 +220,10 @@ class Client:
         if kind == "snapshot":
             self.last_snapshot = message
             self.snapshot.set()
+            if not self.went.is_set() and running_board(message):
+                # Read past "go" (a late socket): no "go" follows (docs/PROTOCOL.md).
+                self.position = position_from_board(message["entry"]["board"])
+                self.went.set()
         elif kind == "go":
             self.position = position_from_board(message["board"])
             self.went.set()
@@ -237,7 +249,11 @@ class Client:
         return await asyncio.wait_for(future, ACK_TIMEOUT)
 
     async def play(self, until: float):
-        await self.went.wait()
+        try:
+            await asyncio.wait_for(self.went.wait(), GO_TIMEOUT)
+        except TimeoutError:
+            self.stats.errors["no board within 120 s"] += 1
+            return
         await asyncio.sleep(self.rng.uniform(0, self.pace))
         while time.monotonic() < until:
             sent = time.monotonic()

@@ -2,6 +2,7 @@
 (infra/socket_cap.py): past the cap a socket is told why and closed, nothing else
 changes, and a place given back or left by a dead process is free again."""
 
+import asyncio
 import time
 import uuid
 
@@ -143,3 +144,15 @@ async def test_with_its_redis_unreachable_the_cap_lets_sockets_in(settings):
     for socket in sockets:  # and every one stays open and answers
         assert (await socket.ask(type="ping", t=1))["type"] == "pong"
         await socket.close()
+
+
+async def test_hundreds_of_sockets_closing_at_once_all_give_their_place_back():
+    # Past the Redis pool's size, commands wait for a connection instead of failing: 300
+    # leases taken and given back at the same moment (an arena race's sockets closing).
+    name = uuid.uuid4().hex
+    key = socket_cap.redis_async.key("sockets", "device", name)
+    many = [socket_cap.Lease([("device", key, 1000)]) for _ in range(300)]
+    assert await asyncio.gather(*(lease.take() for lease in many)) == [None] * 300
+    assert len(leases("device", name)) == 300
+    await asyncio.gather(*(lease.give_back() for lease in many))
+    assert leases("device", name) == {}
