@@ -36,6 +36,9 @@ from arenas.models import ArenaRace, ArenaResult  # noqa: E402
 from rooms.models import Entry  # noqa: E402
 
 READY_TIMEOUT = 60.0
+TIME_LIMIT_MINUTES = 5  # the arena's races' limit: a race ends by then, its last board played
+# or not, so a player who finished waits for the others up to that long
+RACE_END_TIMEOUT = TIME_LIMIT_MINUTES * 60 + 60.0
 
 
 class RoomClient(load.Client):
@@ -105,9 +108,9 @@ class ArenaPlayer:
         await client.open()
         await client.play(time.monotonic() + 3600)  # to the board's end
         try:
-            await asyncio.wait_for(client.ended.wait(), 120)
+            await asyncio.wait_for(client.ended.wait(), RACE_END_TIMEOUT)
         except TimeoutError:
-            self.stats.errors["race did not end within 120 s of the board"] += 1
+            self.stats.errors["race did not end within its time limit"] += 1
         else:
             self.races += 1
             self.waiting_for = (self.races, client.ended_at)
@@ -147,7 +150,7 @@ class ArenaPlayer:
 def make_arena(players: int, level: str, minutes: int) -> tuple[str, list[tuple[str, str]]]:
     host = Player.objects.create(nickname="bench")
     arena = actions.create_arena(
-        host, "Load arena", level, minutes, 0, time_limit_minutes=5, public=False
+        host, "Load arena", level, minutes, 0, time_limit_minutes=TIME_LIMIT_MINUTES, public=False
     )
     joined = []
     for k in range(players):
