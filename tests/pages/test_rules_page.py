@@ -77,3 +77,24 @@ def test_the_home_page_links_the_tutorial(client):
         '<a class="button" id="learn-link" href="/learn/">Aprender en el tablero (3 min)</a>'
         in page
     )
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_rules_page_prints_no_template_comment(client, language):
+    # Django's {# #} comments end at the line: one spanning two lines is printed as text.
+    page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert "{#" not in page and "#}" not in page
+
+
+def test_no_template_has_a_one_line_comment_spanning_lines():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    open_comments = [
+        f"{path.relative_to(root)}:{number}"
+        for pattern in ("templates/**/*.html", "*/templates/**/*.html")
+        for path in root.glob(pattern)
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if "{#" in line and "#}" not in line.split("{#", 1)[1]
+    ]
+    assert open_comments == []
