@@ -1,6 +1,11 @@
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AuthenticationForm,
+    PasswordResetForm,
+    SetPasswordForm,
+    UserCreationForm,
+)
 from django.utils.translation import gettext_lazy as _
 
 from accounts import actions
@@ -25,15 +30,57 @@ class NicknameForm(forms.Form):
             raise forms.ValidationError(str(refused)) from None
 
 
+# Django's own Spanish for its forms speaks as *usted* ("Introduzca…", "Asegúrese…"); the
+# site says *tú* (docs/I18N.md): the words our account forms show, in our catalogue. The
+# password rules' own are accounts/passwords.py.
+SAME_PASSWORD_AGAIN = _("Type the same password again, to check it.")
+EMAIL_ERRORS = {"invalid": _("Type a valid e-mail address.")}
+
+
 class SignUpForm(UserCreationForm):
     email = forms.EmailField(
         required=False,
         label=_("E-mail"),
         help_text=_("Optional; only used to reset a forgotten password."),
+        error_messages=EMAIL_ERRORS,
     )
 
     class Meta(UserCreationForm.Meta):
         fields = ("username", "email")
+        help_texts = {
+            "username": _("Required: up to 150 characters, only letters, digits and @ . + - _")
+        }
+        error_messages = {
+            "username": {
+                "invalid": _(
+                    "Type a valid username: only letters, digits and @ . + - _ are allowed."
+                ),
+                "max_length": _(
+                    "A username has at most %(limit_value)d characters (this one has "
+                    "%(show_value)d)."
+                ),
+            }
+        }
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["password2"].help_text = SAME_PASSWORD_AGAIN
+
+
+class NewPasswordForm(SetPasswordForm):
+    """A new password from a reset link, in the site's words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["new_password2"].help_text = SAME_PASSWORD_AGAIN
+
+
+class ResetForm(PasswordResetForm):
+    """Ask for a reset link, in the site's words."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["email"].error_messages.update(EMAIL_ERRORS)
 
 
 class ThrottleMixin:
@@ -57,7 +104,13 @@ class ThrottleMixin:
 
 
 class ThrottledLoginForm(ThrottleMixin, AuthenticationForm):
-    pass
+    error_messages = {
+        **AuthenticationForm.error_messages,
+        # %(username)s: the field's name ("username"), filled in by Django.
+        "invalid_login": _(
+            "That %(username)s and password match no account (capital letters count in both)."
+        ),
+    }
 
 
 class ThrottledAdminLoginForm(ThrottleMixin, AdminAuthenticationForm):

@@ -10,6 +10,13 @@ from mahjong.race_rules import ratings
 NICKNAME_MAX_LENGTH = 24
 
 
+def guest_name(number) -> str:
+    """The name of a player who chose none, from their number, in the active language:
+    "Player 12", "Jugador 12". `number` may be a placeholder ("{n}": a page's script
+    fills it in, rooms.views.race_strings)."""
+    return _("Player %(n)s") % {"n": number}
+
+
 def new_device_token() -> str:
     return secrets.token_urlsafe(32)
 
@@ -56,7 +63,7 @@ class Player(models.Model):
 
     @property
     def display_name(self) -> str:
-        return self.nickname or _("Player %(n)d") % {"n": self.pk}
+        return self.nickname or guest_name(self.pk)
 
     @property
     def has_account(self) -> bool:

@@ -2,6 +2,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import path
 
 from accounts import views
+from accounts.forms import NewPasswordForm
 
 urlpatterns = [
     path("accounts/signup/", views.sign_up, name="signup"),
@@ -16,7 +17,7 @@ urlpatterns = [
     path(
         "accounts/reset/<uidb64>/<token>/",
         auth_views.PasswordResetConfirmView.as_view(
-            template_name="accounts/password_reset_confirm.html"
+            template_name="accounts/password_reset_confirm.html", form_class=NewPasswordForm
         ),
         name="password_reset_confirm",
     ),

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
 from accounts import actions
-from accounts.forms import SignUpForm, ThrottledLoginForm
+from accounts.forms import ResetForm, SignUpForm, ThrottledLoginForm
 from accounts.identity import ensure_player, forget_device
 
 
@@ -64,5 +64,6 @@ class LogOut(auth_views.LogoutView):
 
 class PasswordReset(RefusedFormStatus, auth_views.PasswordResetView):
     template_name = "accounts/password_reset_form.html"
+    form_class = ResetForm
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"

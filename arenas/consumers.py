@@ -13,33 +13,113 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.identity import player_from_scope
-from arenas import actions, live, pairing, queries
+from arenas import actions, live, queries, tasks
 from arenas.models import Arena, arena_code
 from infra import language
 from rooms.core import outbox
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 1024
-REFRESH_AFTER_SECONDS = 0.2  # changes within this go out as one state
+REFRESH_AFTER_SECONDS = 0.1  # changes within this go out as one state
+# A socket gets at most one state this often: the table moves when races end and players
+# come and go, and 200 sockets of a 200-row table at every change were megabytes a second
+# to write and to read (docs/PERFORMANCE.md §One arena under load).
+STATE_EVERY_SECONDS = 0.3
 
 
 def _arena(code):
     return Arena.objects.filter(code=code).first() if code else None
 
 
-def _state(code, player_id):
+def _state_parts(code, language_code):
+    """The arena's shared state and its players' own parts, read in `language_code`."""
     arena = _arena(code)
-    return queries.state_json(arena, player_id) if arena else None
+    if arena is None:
+        return None
+    with translation.override(language_code):
+        return queries.state_parts(arena)
+
+
+def _text(parts, player_id) -> str:
+    shared, yours = parts
+    return json.dumps({**shared, "you": yours.get(player_id)})
+
+
+class _Feed:
+    """One process's sockets of one arena. A change announced to the arena's group reaches
+    every socket; the first to hear it asks the feed, which reads the state once per
+    language (REFRESH_AFTER_SECONDS after the change, and STATE_EVERY_SECONDS after the
+    state before at the soonest) and writes it to each socket with that socket's
+    own line: one read a change for the process, not one a socket (200 sockets of one
+    arena read the table 200 times a change before, which starved the sockets' database
+    threads: docs/PERFORMANCE.md §One arena under load)."""
+
+    def __init__(self, code):
+        self.code, self.sockets, self.dirty, self.task = code, set(), False, None
+        self.last_at = float("-inf")  # the loop's time of the last state written
+
+    def changed(self):
+        self.dirty = True
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._refresh())
+
+    async def _refresh(self):
+        while self.dirty and self.sockets:
+            now = asyncio.get_running_loop().time()
+            await asyncio.sleep(
+                max(REFRESH_AFTER_SECONDS, self.last_at + STATE_EVERY_SECONDS - now)
+            )
+            self.dirty = False  # what changed until now is in the read below
+            by_language = {}
+            for socket in list(self.sockets):
+                by_language.setdefault(socket.language, []).append(socket)
+            for language_code, sockets in by_language.items():
+                parts = await _read_parts(self.code, language_code)
+                if parts is not None:
+                    await _send_each(sockets, parts)
+            self.last_at = asyncio.get_running_loop().time()  # the pace counts from here
+
+
+async def _read_parts(code, language_code):
+    try:
+        return await sync_to_async(_state_parts, thread_sensitive=False)(code, language_code)
+    except Exception as failure:  # noqa: BLE001 - the next change or a reconnect reads again
+        logger.warning("arena %s: its state was not read: %r", code, failure)
+        return None
+
+
+async def _send_each(sockets, parts):
+    shared, yours = parts
+    head = json.dumps(shared)[:-1] + ', "you": '  # the shared part encoded once
+    for socket in sockets:
+        you = yours.get(socket.player.pk) if socket.player else None
+        try:
+            await socket.send(text_data=head + json.dumps(you) + "}")
+        except Exception as failure:  # noqa: BLE001 - that socket went meanwhile
+            logger.info("arena %s: a state was not sent: %r", socket.code, failure)
+
+
+_feeds: dict[tuple[int, str], _Feed] = {}  # by (event loop, arena code): this process's
+
+
+def _feed(code, join=None, leave=None) -> _Feed:
+    key = (id(asyncio.get_running_loop()), code)
+    feed = _feeds.get(key) or _feeds.setdefault(key, _Feed(code))
+    if join is not None:
+        feed.sockets.add(join)
+    if leave is not None:
+        feed.sockets.discard(leave)
+        if not feed.sockets:
+            _feeds.pop(key, None)
+    return feed
 
 
 def _act(message_type, player, code, body):
-    """One action; a ready player is paired at once if a race can form."""
+    """One action; a ready player is paired within a second if a race can form."""
     with outbox.sent_after():
         if message_type == "ready":
             actions.ready(player, code)
-            arena = _arena(code)
-            if arena is not None:
-                pairing.pair_arena(arena)
+            tasks.pair_soon(code)
         elif message_type == "pause":
             actions.pause(player, code)
         elif message_type == "all_in":
@@ -51,10 +131,10 @@ MESSAGE_TYPES = ("ready", "pause", "all_in")
 
 class ArenaConsumer(AsyncWebsocketConsumer):
     async def connect(self):
-        translation.activate(language.from_scope(self.scope))
+        self.language = language.from_scope(self.scope)
+        translation.activate(self.language)
         self.code = arena_code(self.scope["url_route"]["kwargs"]["code"])
         self.player = await sync_to_async(player_from_scope, thread_sensitive=False)(self.scope)
-        self.refresh = None
         await self.accept()
         if await sync_to_async(_arena, thread_sensitive=False)(self.code) is None:
             await self.send_error("no_arena", _("no arena has this code"))
@@ -62,19 +142,19 @@ class ArenaConsumer(AsyncWebsocketConsumer):
             return
         await self.channel_layer.group_add(live.group_name(self.code), self.channel_name)
         self.joined_group = True
+        _feed(self.code, join=self)
         await self.send_state()
 
     async def disconnect(self, code):
-        if self.refresh is not None:
-            self.refresh.cancel()
         if getattr(self, "joined_group", False):
+            _feed(self.code, leave=self)
             await self.channel_layer.group_discard(live.group_name(self.code), self.channel_name)
 
     async def send_state(self):
-        player_id = self.player.pk if self.player else None
-        state = await sync_to_async(_state, thread_sensitive=False)(self.code, player_id)
-        if state is not None:
-            await self.send(text_data=json.dumps(state))
+        """This socket's state now (on connect and after its own action)."""
+        parts = await _read_parts(self.code, self.language)
+        if parts is not None:
+            await self.send(text_data=_text(parts, self.player.pk if self.player else None))
 
     async def send_error(self, code, message, for_type=None):
         await self.send(
@@ -84,15 +164,7 @@ class ArenaConsumer(AsyncWebsocketConsumer):
         )
 
     async def arena_changed(self, _event):
-        if self.refresh is None or self.refresh.done():
-            self.refresh = asyncio.ensure_future(self._refresh_soon())
-
-    async def _refresh_soon(self):
-        await asyncio.sleep(REFRESH_AFTER_SECONDS)
-        try:
-            await self.send_state()
-        except Exception as failure:  # noqa: BLE001 - the socket went meanwhile
-            logger.info("arena %s: a state was not sent: %r", self.code, failure)
+        _feed(self.code).changed()
 
     async def receive(self, text_data=None, bytes_data=None):
         if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:

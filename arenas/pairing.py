@@ -2,7 +2,8 @@
 moves arenas from upcoming to running to finished and seats waiting players in races.
 
 `tick` runs every ARENA_TICK_SECONDS from the scheduler (arenas/tasks.py), and a pass for
-one arena runs right after a player says they are ready. A pass claims the waiting rows
+one arena runs in the worker half a second after a player says they are ready
+(arenas/tasks.py `pair_soon`: the players ready by then in one pass). A pass claims the waiting rows
 with SELECT ... FOR UPDATE SKIP LOCKED and marks them racing in the transaction that seats
 them, so two passes never put one player in two races. The races are ordinary rooms' races
 (rooms.lobby.actions.create_hosted_room, rooms.race.actions.start_race), owned through

@@ -11,7 +11,7 @@ from arenas.models import Arena, ArenaPlayer, ArenaRace
 from layouts import library
 from mahjong.race_rules.arena_points import on_fire
 from mahjong.rules import Level
-from rooms.models import Race
+from rooms.models import Race, Seat, seat_name
 
 
 def iso(moment) -> str | None:
@@ -76,16 +76,27 @@ def table_json(arena: Arena, players: list[ArenaPlayer] | None = None) -> list[d
 
 
 def running_races(arena: Arena) -> list[dict]:
-    owned = (
+    """The arena's races under way: each room's code, its seats' names, and (not for the
+    page) the players seated there, read in two queries whatever their number."""
+    owned = list(
         ArenaRace.objects.filter(arena=arena, race__status=Race.Status.RUNNING)
-        .select_related("race__room")
         .order_by("pk")
+        .values_list("race__room_id", "race__room__code")
     )
-    races = []
-    for each in owned:
-        seats = each.race.room.seats.order_by("pk").values_list("nickname", flat=True)
-        races.append({"room": each.race.room.code, "players": list(seats)})
-    return races
+    seats: dict[int, list[tuple[str, int | None]]] = {room: [] for room, _code in owned}
+    rows = Seat.objects.filter(room_id__in=seats).order_by("pk")
+    columns = ("room_id", "nickname", "cpu_level", "cpu_number", "guest_number", "player_id")
+    for room_id, *name, player_id in rows.values_list(*columns):
+        # Read in each socket's language: a CPU's or a nameless player's name is its reader's.
+        seats[room_id].append((seat_name(*name), player_id))
+    return [
+        {
+            "room": code,
+            "players": [name for name, _player in seats[room]],
+            "player_ids": [player for _name, player in seats[room] if player is not None],
+        }
+        for room, code in owned
+    ]
 
 
 def board_label(arena: Arena) -> str:
@@ -110,41 +121,43 @@ def arena_json(arena: Arena) -> dict:
     }
 
 
-def state_json(arena: Arena, player_id: int | None, now: datetime | None = None) -> dict:
-    """Everything the arena page draws now, for this player (None: a spectator)."""
+def state_parts(arena: Arena, now: datetime | None = None) -> tuple[dict, dict[int, dict]]:
+    """What the arena page draws now, in two parts: the state every reader shares (the
+    arena, its table, its races, the podium; no "you") and, by player id, each joined
+    player's own "you". Read once for all of a process's sockets (arenas/consumers.py)."""
     now = now or timezone.now()
     players = ranked_players(arena)
-    mine = next((p for p in players if p.player_id == player_id), None)
-    you = None
-    if mine is not None:
-        racing = (
-            ArenaRace.objects.filter(
-                arena=arena,
-                race__status=Race.Status.RUNNING,
-                race__room__seats__player_id=player_id,
-            )
-            .select_related("race__room")
-            .first()
-        )
-        you = {
-            "id": mine.pk,
-            "name": mine.nickname,
-            "state": mine.state,
-            "all_in": mine.all_in,
-            "rank": mine.rank,
-            "points": mine.points,
-            "room": racing.race.room.code if racing else None,
-        }
     finished = arena.status == Arena.Status.FINISHED
-    return {
+    races = [] if finished else running_races(arena)
+    racing_in = {player: race["room"] for race in races for player in race.pop("player_ids")}
+    table = table_json(arena, players)
+    shared = {
         "type": "state",
         "server_now": iso(now),
         "arena": arena_json(arena),
-        "table": table_json(arena, players),
-        "races": [] if finished else running_races(arena),
-        "you": you,
-        "podium": [row for row in table_json(arena, players)[:3]] if finished else [],
+        "table": table,
+        "races": races,
+        "podium": table[:3] if finished else [],
     }
+    yours = {
+        p.player_id: {
+            "id": p.pk,
+            "name": p.nickname,
+            "state": p.state,
+            "all_in": p.all_in,
+            "rank": p.rank,
+            "points": p.points,
+            "room": racing_in.get(p.player_id),
+        }
+        for p in players
+    }
+    return shared, yours
+
+
+def state_json(arena: Arena, player_id: int | None, now: datetime | None = None) -> dict:
+    """Everything the arena page draws now, for this player (None: a spectator)."""
+    shared, yours = state_parts(arena, now)
+    return {**shared, "you": yours.get(player_id)}
 
 
 def winners_between(start: datetime, end: datetime) -> list[dict]:

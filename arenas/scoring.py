@@ -41,31 +41,43 @@ def settle(race: Race, entries: list[Entry], now: datetime) -> None:
             arena=arena, player_id__in=[e.seat.player_id for e in humans]
         )
     }
+    results, seated = [], []
     for entry in humans:
-        place = places[entry.pk]
         arena_player = by_player.get(entry.seat.player_id)
         if arena_player is None:
             continue
-        ArenaResult.objects.create(
-            arena=arena,
-            arena_race=owned,
-            entry=entry,
-            arena_player=arena_player,
-            share=None if place.share is None else float(place.share),
-            all_in=entry.seat_id in owned.all_in_seats,
-            finished_in_time=place.in_time,
-            flagged=_flagged(entry),
-            stand_in=bool(entry.cpu_pairs),
-            finished_ms=entry.finished_ms if place.in_time else None,
-            ended_at=now,
-        )
-        if arena_player.state == ArenaPlayer.State.RACING:
-            arena_player.state, arena_player.waiting_since = ArenaPlayer.State.PAUSED, None
-            arena_player.save(update_fields=["state", "waiting_since"])
-        rescore_player(arena_player)
+        results.append(_result(owned, entry, arena_player, places[entry.pk], now))
+        seated.append(arena_player)
+    ArenaResult.objects.bulk_create(results)
+    _pause(p for p in seated if p.state == ArenaPlayer.State.RACING)
+    rescore_players(seated)
     owned.scored_at = now
     owned.save(update_fields=["scored_at"])
     live.changed(arena.code)
+
+
+def _result(owned: ArenaRace, entry: Entry, arena_player, place, now) -> ArenaResult:
+    return ArenaResult(
+        arena=owned.arena,
+        arena_race=owned,
+        entry=entry,
+        arena_player=arena_player,
+        share=None if place.share is None else float(place.share),
+        all_in=entry.seat_id in owned.all_in_seats,
+        finished_in_time=place.in_time,
+        flagged=_flagged(entry),
+        stand_in=bool(entry.cpu_pairs),
+        finished_ms=entry.finished_ms if place.in_time else None,
+        ended_at=now,
+    )
+
+
+def _pause(racing) -> None:
+    """The race is over for them: the page offers the next one."""
+    ids = [p.pk for p in racing]
+    ArenaPlayer.objects.filter(pk__in=ids).update(
+        state=ArenaPlayer.State.PAUSED, waiting_since=None
+    )
 
 
 def _board(entry: Entry) -> arena_points.Board:
@@ -86,7 +98,31 @@ def _flagged(entry: Entry) -> bool:
 
 def rescore_player(arena_player: ArenaPlayer) -> None:
     """Score the player's results again in order and store the sums."""
-    rows = list(arena_player.results.order_by("ended_at", "pk"))
+    rescore_players([arena_player])
+
+
+SUMS = ["points", "races", "streak", "share_total", "best_ms"]
+SCORED = ["points", "top_half", "streak_applied"]
+
+
+def rescore_players(arena_players: list[ArenaPlayer]) -> None:
+    """Score each player's results again in order and store the sums: one read of every
+    result, one write of the rows that changed and one of the players (a race's end does
+    this inside its room's lock, for up to 20 players)."""
+    rows_of = {p.pk: [] for p in arena_players}
+    for row in ArenaResult.objects.filter(arena_player__in=arena_players).order_by(
+        "ended_at", "pk"
+    ):
+        rows_of[row.arena_player_id].append(row)
+    changed = []
+    for arena_player in arena_players:
+        changed += _score(arena_player, rows_of[arena_player.pk])
+    ArenaResult.objects.bulk_update(changed, SCORED)
+    ArenaPlayer.objects.bulk_update(arena_players, SUMS)
+
+
+def _score(arena_player: ArenaPlayer, rows: list[ArenaResult]) -> list[ArenaResult]:
+    """Set the player's sums from their rows in order; the rows whose score changed."""
     outcomes = [
         arena_points.RaceOutcome(
             key=row.pk,
@@ -98,6 +134,7 @@ def rescore_player(arena_player: ArenaPlayer) -> None:
         for row in rows
     ]
     scores = arena_points.score_races(outcomes)
+    changed = []
     for row, score in zip(rows, scores, strict=True):
         if (row.points, row.top_half, row.streak_applied) != (
             score.points,
@@ -106,7 +143,7 @@ def rescore_player(arena_player: ArenaPlayer) -> None:
         ):
             row.points, row.top_half = score.points, score.top_half
             row.streak_applied = score.streak_applied
-            row.save(update_fields=["points", "top_half", "streak_applied"])
+            changed.append(row)
     counted = [row for row in rows if not row.flagged]
     times = [row.finished_ms for row in counted if row.finished_ms is not None]
     arena_player.points = sum(score.points for score in scores)
@@ -114,7 +151,7 @@ def rescore_player(arena_player: ArenaPlayer) -> None:
     arena_player.streak = scores[-1].streak_after if scores else 0
     arena_player.share_total = sum(row.share or 0.0 for row in counted)
     arena_player.best_ms = min(times) if times else None
-    arena_player.save(update_fields=["points", "races", "streak", "share_total", "best_ms"])
+    return changed
 
 
 @transaction.atomic
@@ -137,8 +174,7 @@ def rescore_entries(entries) -> int:
 @transaction.atomic
 def rescore_arena(arena) -> None:
     """Every player of the arena scored again from the stored results."""
-    for arena_player in ArenaPlayer.objects.select_for_update().filter(arena=arena):
-        rescore_player(arena_player)
+    rescore_players(list(ArenaPlayer.objects.select_for_update().filter(arena=arena)))
     live.changed(arena.code)
 
 

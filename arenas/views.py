@@ -73,10 +73,12 @@ def _may_create(request, player) -> bool:
     """Counts this attempt; False once the device or the address is over its limit."""
     window = settings.ARENA_CREATE_WINDOW_SECONDS
     device = within_limit(
-        f"arena-create:device:{player.pk}", settings.ARENA_CREATE_PER_DEVICE, window
+        f"{settings.ARENA_CREATE_KEY_PREFIX}:device:{player.pk}",
+        settings.ARENA_CREATE_PER_DEVICE,
+        window,
     )
     address = within_limit(
-        f"arena-create:address:{client_address(request)}",
+        f"{settings.ARENA_CREATE_KEY_PREFIX}:address:{client_address(request)}",
         settings.ARENA_CREATE_PER_ADDRESS,
         window,
     )

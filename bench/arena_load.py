@@ -128,7 +128,7 @@ class ArenaPlayer:
 
     async def read(self):
         async for raw in self.ws:
-            message = json.loads(raw)
+            message = load.decode(raw)
             if message["type"] == "state":
                 self.state = message
                 self.check_table()
@@ -176,8 +176,21 @@ async def play(url, code, joined, pace, seconds, connect_at_once):
             stats.errors[f"player stopped: {type(error).__name__}"] += 1
 
     started = time.monotonic()
+    lag_ms = []
+    watch = asyncio.create_task(loop_lag(lag_ms))
     await asyncio.gather(*(one(k, p) for k, p in enumerate(players)))
+    watch.cancel()
+    stats.loop_lag_ms = lag_ms
     return stats, table_ms, players, time.monotonic() - started
+
+
+async def loop_lag(lag_ms: list, every: float = 0.05) -> None:
+    """How late this client's own event loop wakes: an ack it reads late is timed late,
+    so this is the share of the ack figures that is the client's, not the site's."""
+    while True:
+        asked = time.monotonic()
+        await asyncio.sleep(every)
+        lag_ms.append((time.monotonic() - asked - every) * 1000)
 
 
 def overlaps(code: str) -> int:
@@ -204,6 +217,7 @@ def main():
     parser.add_argument("--level", default="beginner")
     parser.add_argument("--url", default="http://127.0.0.1:8200")
     parser.add_argument("--connect-at-once", type=int, default=20, help="sockets a second")
+    parser.add_argument("--timeline", help="write every ack and race start/end here (JSON)")
     args = parser.parse_args()
     if not args.url.startswith("http://127.0.0.1:"):
         parser.error("load goes to this machine only: --url http://127.0.0.1:PORT")
@@ -238,11 +252,27 @@ def main():
         ("ack ms p50 / p95 / p99", load._three(stats.ack_ms, 50, 95, 99)),
         ("race end → table ms p50 / p99 / max", load._three(table_ms, 50, 99, 100)),
         ("moves lost / doubled", f"{lost} / {doubled}"),
+        ("client's own loop lag ms p50 / p99 / max", load._three(stats.loop_lag_ms, 50, 99, 100)),
         ("errors", dict(stats.errors) or 0),
         ("machine speed: ms for sum(range(10**6)), best of 5", f"{speed:.1f}"),
     ]
     for name, value in rows:
         print(f"| {name} | {value} |")
+    if args.timeline:
+        write_timeline(args.timeline, stats, owned)
+
+
+def write_timeline(path: str, stats, owned) -> None:
+    """Acks as [seconds since the epoch, ms] and races as [started, go, finished]: to see
+    whether slow acks gather where races start or end."""
+    offset = time.time() - time.monotonic()
+    races = owned.values_list("race__started_at", "race__go_at", "race__finished_at")
+    stamp = lambda at: at.timestamp() if at else None  # noqa: E731
+    timeline = {
+        "acks": [[at + offset, ms] for at, ms in zip(stats.acked_at, stats.ack_ms, strict=True)],
+        "races": [[stamp(a), stamp(b), stamp(c)] for a, b, c in races],
+    }
+    Path(path).write_text(json.dumps(timeline))
 
 
 if __name__ == "__main__":

@@ -2,12 +2,20 @@
 
 import gc
 import os
+import sys
 
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Django must be set up before the consumers (and their models) are imported.
 django_asgi_app = get_asgi_application()
+
+from django.conf import settings  # noqa: E402
+
+# Threads of a web process hand the interpreter's lock on sooner than Python's 5 ms: a
+# pair's thread takes it back after each query, and waited behind threads serialising
+# snapshots while it held its room's row lock (docs/PERFORMANCE.md §One arena under load).
+sys.setswitchinterval(settings.WEB_GIL_SWITCH_MICROSECONDS / 1_000_000)
 
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402

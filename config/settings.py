@@ -198,12 +198,24 @@ ARENA_TICK_SECONDS = env_int("ARENA_TICK_SECONDS", 2)
 ARENA_CREATE_PER_DEVICE = env_int("ARENA_CREATE_PER_DEVICE", 5)
 ARENA_CREATE_PER_ADDRESS = env_int("ARENA_CREATE_PER_ADDRESS", 30)
 ARENA_CREATE_WINDOW_SECONDS = 60 * 60
+ARENA_CREATE_KEY_PREFIX = "arena-create"
 # Threads (and database connections) per web process for the sockets' database work.
-SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 16)
+SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 6)
+# Threads of their own for a running race's pairs, shuffles and give-ups, so sockets
+# opening or reading snapshots never queue in front of them (rooms/live/socket_db.py).
+# Few threads for the rest: each is one more holder of the interpreter's lock that a
+# pair, back from the database, waits behind (docs/PERFORMANCE.md §One arena under load).
+SOCKET_PLAY_THREADS = env_int("SOCKET_PLAY_THREADS", 8)
+# How long a web process's thread keeps the interpreter lock while others wait for it
+# (Python's default is 5 ms): a pair's thread waits for it after each of its queries.
+WEB_GIL_SWITCH_MICROSECONDS = env_int("WEB_GIL_SWITCH_MICROSECONDS", 1000)
 # A room's live standings go out at most once in this many ms (rooms/live/standings_feed.py).
 # Twice a second: at 1,000 players, 250 ms cost 13% more CPU per pair and doubled the
 # pairs' ack p99 (docs/PERFORMANCE.md, fifth round); a progress panel does not need more.
 STANDINGS_FEED_MS = env_int("STANDINGS_FEED_MS", 500)
+# A watching socket's lease (rooms/live/watchers.py): renewed by the page's ping every 15 s,
+# so a killed web process's watchers stop counting within it. Longer than the ping.
+WATCHER_LEASE_SECONDS = env_int("WATCHER_LEASE_SECONDS", 45)
 DEAL_POOL_SIZE = env_int("DEAL_POOL_SIZE", 8)  # ready deals per level and flowers option
 
 # The ranked queue starts a race of at least two this long after its oldest joined.
@@ -293,8 +305,9 @@ if BACKUP_HOURS.lower() != "off":
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "me"
 LOGOUT_REDIRECT_URL = "home"
+# Django's validators in the site's words (tú in Spanish): accounts/passwords.py.
 AUTH_PASSWORD_VALIDATORS = [
-    {"NAME": f"django.contrib.auth.password_validation.{name}"}
+    {"NAME": f"accounts.passwords.{name}"}
     for name in (
         "UserAttributeSimilarityValidator",
         "MinimumLengthValidator",

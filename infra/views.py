@@ -31,5 +31,12 @@ def status_page(request):
         "open": pgettext("status page: the socket", "open"),
         "closed": pgettext("status page: the socket", "closed, retrying"),
         "via": pgettext("status page: echoed by a process", "via"),
+        # The parts /healthz reports (infra/health.py CHECKS), by their keys there.
+        "parts": {
+            "database": pgettext("status page: a part of the site", "database"),
+            "redis": pgettext("status page: a part of the site", "Redis"),
+            "worker": pgettext("status page: a part of the site (Celery)", "task worker"),
+            "scheduler": pgettext("status page: a part of the site (Celery beat)", "scheduler"),
+        },
     }
     return render(request, "status.html", {"strings": strings})

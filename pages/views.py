@@ -221,7 +221,13 @@ def home(request):
 @require_GET
 def style_page(request):
     """The design system's components on one page (docs/DESIGN-SYSTEM.md), with DEBUG on
-    only: a page for whoever works on the site, not for players."""
+    only: a page for whoever works on the site, not for players (in their language too)."""
     if not settings.DEBUG:
         raise Http404("Only with DEBUG on.")
-    return render(request, "pages/style.html")
+    # The standings' places as the race page writes them (rooms.views.ordinal_strings).
+    ordinals = {
+        1: pgettext("ordinal of a place: 1st, 21st", "{n}st").replace("{n}", "1"),
+        2: pgettext("ordinal of a place: 2nd, 22nd", "{n}nd").replace("{n}", "2"),
+        3: pgettext("ordinal of a place: 3rd, 23rd", "{n}rd").replace("{n}", "3"),
+    }
+    return render(request, "pages/style.html", {"ordinals": ordinals})

@@ -130,6 +130,11 @@ def page_strings() -> dict:
         "ghost_beaten": _("You beat the ghost by {s} s"),
         "ghost_faster": _("The ghost was {s} s faster"),
         "ghost_tie": _("Dead heat: you and the ghost took the same time"),
+        # ... and against the player's own board ("own"): their ghost, in the second person.
+        "ghost_row_own": _("Your ghost, best {time}"),
+        "ghost_beaten_own": _("You beat your ghost by {s} s"),
+        "ghost_faster_own": _("Your ghost was {s} s faster"),
+        "ghost_tie_own": _("Dead heat: you matched your ghost's time"),
         "ghost_finished": _("finished"),
         "errors": refusal_strings(),
         "offline": offline_strings(),

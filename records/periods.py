@@ -163,6 +163,11 @@ def days(period: Period) -> list[datetime.date]:
     return [period.first + datetime.timedelta(days=n) for n in range(count)]
 
 
+def is_over(period: Period, today: datetime.date) -> bool:
+    """Whether a period ended before `today` (all time never does)."""
+    return period.last is not None and period.last < today
+
+
 def has_begun(period: Period, today: datetime.date) -> bool:
     """Whether a period has started by `today` (all time always has)."""
     return period.first is None or period.first <= today

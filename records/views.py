@@ -88,6 +88,8 @@ def period_context(period: periods.Period, day: datetime.date) -> dict:
         else None,
         "day": day,
         "daily_code": leaderboards.daily_code(day),
+        # A past period offers no play of today's challenge: its days' tables are closed.
+        "is_past": periods.is_over(period, day),
         "is_day": is_day,
         "period_day": period.first if is_day else None,
         "period_code": leaderboards.daily_code(period.first) if is_day else None,

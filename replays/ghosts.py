@@ -32,11 +32,13 @@ def _as_id(value) -> int:
     return number
 
 
-def _ghost(board: dict, deal: dict, source: str) -> dict:
+def _ghost(board: dict, deal: dict, source: str, owner_id: int | None) -> dict:
     """What the page needs of a finished board: its deal's code, who played it, its time
-    and the time of each pair (ms from its start), in order."""
+    and the time of each pair (ms from its start), in order. `owner_id`, the player whose
+    board it was, is read by `seen_by` and not sent."""
     pairs = [event[0] for event in board["events"] if event[1] == "pair"]
     return {
+        "owner_id": owner_id,
         "code": board["code"],
         "nickname": board["nickname"],
         "finished_ms": board["finished_ms"],
@@ -60,7 +62,8 @@ def race_ghost(race_id, seat_id) -> dict:
         raise NoGhost(_("only a finished board can be raced as a ghost: this one did not finish"))
     replay = race_replay(race)
     board = next(p for p in replay["players"] if p["seat"] == entry.seat_id)
-    return _ghost(board, replay["deals"][board["code"]], f"/replays/race/{race.pk}/")
+    source = f"/replays/race/{race.pk}/"
+    return _ghost(board, replay["deals"][board["code"]], source, entry.seat.player_id)
 
 
 def game_ghost(game_id) -> dict:
@@ -72,7 +75,14 @@ def game_ghost(game_id) -> dict:
         raise NoGhost(_("only a finished board can be raced as a ghost: this game was not won"))
     replay = game_replay(game)
     board = replay["players"][0]
-    return _ghost(board, replay["deals"][game.code], f"/replays/game/{game.pk}/")
+    return _ghost(board, replay["deals"][game.code], f"/replays/game/{game.pk}/", game.player_id)
+
+
+def seen_by(ghost: dict, player) -> dict:
+    """The ghost as `player`'s page gets it: `own` when the board was theirs ("Your
+    ghost"), and no player's id."""
+    shown = {key: value for key, value in ghost.items() if key != "owner_id"}
+    return {**shown, "own": ghost["owner_id"] == player.pk}
 
 
 def daily_ghost(player, day=None) -> dict:

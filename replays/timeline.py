@@ -100,7 +100,7 @@ def _player(race: Race, entry: Entry, moves: list[Move]) -> dict:
     events = _rebuild(race, entry, moves)
     return {
         "seat": entry.seat_id,
-        "nickname": entry.seat.nickname,
+        "nickname": entry.seat.name,  # a CPU's or a nameless player's in the reader's language
         "cpu": entry.seat.cpu_level or None,
         "code": entry.code,
         "status": entry.status,

@@ -5,11 +5,12 @@ as a page or as JSON (docs/PROTOCOL.md §Replays)."""
 from django.http import JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_GET
 
-from accounts.identity import ensure_player
+from accounts.identity import ensure_player, player_for_request
 from mahjong.board_strings import face_names
 from mahjong.rules import layout_label
 from practice import actions as practice
@@ -59,6 +60,8 @@ def _as_json(find, pk: int) -> JsonResponse:
         return JsonResponse({"error": refused.message}, status=refused.status)
     response = JsonResponse(replay)
     response["Cache-Control"] = "public, max-age=3600"  # what is over never changes
+    # ... but a CPU seat is named in the reader's language (its cookie, else its browser's).
+    patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 
@@ -74,7 +77,7 @@ def _as_page(request, find, pk: int, title) -> object:
         "replay": replay,
         "length_ms": length_ms,
         "strings": replay_strings(),
-        "ghosts": ghost_links(replay),
+        "ghosts": ghost_links(replay, _own_seats(subject, player_for_request(request))),
         "first_board": first_board_box(replay),
         "solo": len(replay["players"]) < 2,  # drawn so from the first paint, as the script will
     }
@@ -99,8 +102,18 @@ def first_board_box(replay: dict) -> dict:
     return {"width": round(MAX_TILE_W * wide + 6), "height": round(MAX_TILE_W * high + 6)}
 
 
-def ghost_links(replay: dict) -> list[dict]:
-    """ "Race this ghost" for each finished board of the replay (docs/RULES.md §Ghost races)."""
+def _own_seats(subject, player) -> set:
+    """The viewer's own boards of the replay: seats of a race, or the game's one board."""
+    if player is None:
+        return set()
+    if isinstance(subject, Race):
+        return set(subject.entries.filter(seat__player=player).values_list("seat_id", flat=True))
+    return {None} if subject.player_id == player.pk else set()
+
+
+def ghost_links(replay: dict, own_seats: set = frozenset()) -> list[dict]:
+    """ "Race this ghost" for each finished board of the replay (docs/RULES.md §Ghost races);
+    the viewer's own board is "Race your ghost"."""
     links = []
     for board in replay["players"]:
         if board["status"] != "finished" or board["finished_ms"] is None:
@@ -109,7 +122,10 @@ def ghost_links(replay: dict) -> list[dict]:
             url = reverse("ghost-race", args=[replay["race"]["id"], board["seat"]])
         else:
             url = reverse("ghost-game", args=[replay["game"]["id"]])
-        label = _("Race %(name)s's ghost") % {"name": board["nickname"]}
+        if board.get("seat") in own_seats:
+            label = _("Race your ghost")
+        else:
+            label = _("Race %(name)s's ghost") % {"name": board["nickname"]}
         links.append({"url": url, "label": label, "time_ms": board["finished_ms"]})
     return links
 
@@ -166,7 +182,7 @@ def _ghost_race(request, find, *args):
     # A reload goes on with the race begun; anything else starts it afresh.
     if game is None or not game.ghost or game.code != ghost["code"]:
         game = practice.start_game(player, ghost["code"], ghost=True)
-    return practice_views.ghost_page(request, player, game, ghost)
+    return practice_views.ghost_page(request, player, game, ghosts.seen_by(ghost, player))
 
 
 @require_GET

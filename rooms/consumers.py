@@ -12,6 +12,7 @@ import time
 import weakref
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
+from typing import NamedTuple
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -25,7 +26,7 @@ from infra import language
 from rooms.core import errors, events, messages, serializers
 from rooms.core.boards import board_json
 from rooms.live import watchers
-from rooms.live.socket_db import in_db_thread, run_action
+from rooms.live.socket_db import PLAY, in_db_thread, run_action, run_action_in
 from rooms.lobby import actions as lobby
 from rooms.models import Race, Room, room_code
 from rooms.race import actions as races
@@ -68,12 +69,28 @@ def _size_worker_threads() -> None:
         loop.set_default_executor(threads)
 
 
-@in_db_thread
-def _identify(scope, code):
+class Opened(NamedTuple):
+    player: object
+    seat_id: int | None
+    snapshot: dict
+
+
+def _open(scope, code) -> Opened | None:
+    """A socket's opening in one trip to a worker thread (a wave of them comes with every
+    race an arena starts): who it is, their seat back from a stand-in CPU, the snapshot,
+    the seat seen. None: no such room."""
     player = player_from_scope(scope)
     room = Room.objects.filter(code=code).first()
-    seat = room.seats.filter(player=player).first() if room and player else None
-    return player, room, seat
+    if room is None:
+        return None
+    seat = room.seats.filter(player=player).first() if player else None
+    if seat is None:
+        return Opened(player, None, serializers.snapshot(room, None))
+    if races.take_seat_back(player, seat.pk, code):  # a player back on a board a CPU
+        room = Room.objects.get(code=code)  # stood in for takes it back, a new version
+    snapshot = serializers.snapshot(room, seat)
+    lobby.seat_seen(seat.pk)
+    return Opened(player, seat.pk, snapshot)
 
 
 @in_db_thread
@@ -99,23 +116,24 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         # Later messages of this connection run in the same task, in this language.
         translation.activate(language.from_scope(self.scope))
         self.code = room_code(self.scope["url_route"]["kwargs"]["code"])
-        self.player, room, seat = await _identify(self.scope, self.code)
         await self.accept()
-        if room is None:
+        # In the group before the snapshot is read, so no event after it is missed.
+        group = events.group_name(self.code)
+        await self.channel_layer.group_add(group, self.channel_name)
+        if hasattr(self.channel_layer, "add_frame_sink"):  # the standings, written as they came
+            self.channel_layer.add_frame_sink(self.channel_name, self.write_frame)
+        opened = await run_action(_open, self.scope, self.code)
+        if opened is None:
+            self.forget_group()
+            await self.channel_layer.group_discard(group, self.channel_name)
             await self.send_json({"type": "error", "code": "no_room", "message": _("no such room")})
             await self.close(code=4404)
             return
-        self.seat_id = seat.pk if seat else None
+        self.player, self.seat_id = opened.player, opened.seat_id
         self.bucket = TokenBucket(RATE_PER_SECOND, BURST)
-        self.last_seen = 0.0
+        self.last_seen = time.monotonic()  # seen as it opened
         self.go_task = None
-        await self.channel_layer.group_add(events.group_name(self.code), self.channel_name)
-        if hasattr(self.channel_layer, "add_frame_sink"):  # the standings, written as they came
-            self.channel_layer.add_frame_sink(self.channel_name, self.write_frame)
-        if seat is not None:  # a player back on a board a CPU stood in for takes it back
-            await run_action(races.take_seat_back, self.player, seat.pk, self.code)
-        await self.send_snapshot()
-        await self.mark_seen()
+        await self.send_first_snapshot(opened.snapshot)
         await self.count_watchers()
 
     async def count_watchers(self):
@@ -136,12 +154,17 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             await watchers.announce(self.code, await watchers.leave(self.code, self.channel_name))
         if hasattr(self, "bucket"):
             await self.channel_layer.group_discard(events.group_name(self.code), self.channel_name)
-            if hasattr(self.channel_layer, "discard_frame_sink"):
-                self.channel_layer.discard_frame_sink(self.channel_name)
+            self.forget_group()
+
+    def forget_group(self):
+        if hasattr(self.channel_layer, "discard_frame_sink"):
+            self.channel_layer.discard_frame_sink(self.channel_name)
 
     # --- outgoing ------------------------------------------------------------------
     async def send_snapshot(self):
-        snapshot = await _snapshot(self.code, self.seat_id)
+        await self.send_first_snapshot(await _snapshot(self.code, self.seat_id))
+
+    async def send_first_snapshot(self, snapshot: dict):
         if _counting_down(snapshot):
             self.schedule_go(snapshot["race"]["go_at"])
         await self.send_json(snapshot)
@@ -234,7 +257,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         try:
             if kind != "move":  # a pair stores its own time: seen then too
                 await self.mark_seen()
-            answer = await run_action(HANDLERS[kind], self, message)  # its events sent already
+            lane = PLAY if kind in PLAYING else None  # pairs never queue behind openings
+            answer = await run_action_in(lane, HANDLERS[kind], self, message)  # events sent
         except errors.RoomError as error:
             return await self.reply_error(message.id, error.code, error.message)
         except (OperationalError, InterfaceError):  # the transaction rolled back whole
@@ -347,6 +371,7 @@ def _ready(consumer, message: messages.Ready):
 
 
 SEATLESS = {"snapshot", "ping"}  # what a socket without a seat may ask
+PLAYING = {"move", "shuffle", "give_up"}  # a running race's actions: the play lane
 # One handler per message type of rooms/core/messages.py
 # (tests/rooms/test_socket_schemas.py checks).
 HANDLERS = {

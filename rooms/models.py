@@ -7,9 +7,11 @@ from datetime import timedelta
 from django.conf import settings
 from django.core.validators import MaxValueValidator
 from django.db import models
+from django.utils import translation
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.models import NICKNAME_MAX_LENGTH, Player
+from accounts.models import NICKNAME_MAX_LENGTH, Player, guest_name
 from mahjong.race_rules import ranking
 from mahjong.rules import (
     IDLE_LIMITS,
@@ -29,6 +31,14 @@ class CpuLevel(models.TextChoices):
     RELAXED = "relaxed", _("Relaxed")
     STEADY = "steady", _("Steady")
     SHARP = "sharp", _("Sharp")
+
+
+def cpu_name(number, level: str) -> str:
+    """A CPU seat's name in the active language, made when it is shown: "CPU 1 (Steady)",
+    "CPU 1 (Constante)". `number` may be a placeholder ("{n}": the room page's scripts
+    fill it in, rooms.views.race_strings)."""
+    template = pgettext("a CPU seat's name: its number and level", "CPU %(number)s (%(level)s)")
+    return template % {"number": number, "level": gettext(CpuLevel(level).label)}
 
 
 RULE_FIELDS = (
@@ -159,6 +169,12 @@ class Seat(models.Model):
     )
     nickname = models.CharField(max_length=NICKNAME_MAX_LENGTH)
     cpu_level = models.CharField(max_length=10, choices=CpuLevel, blank=True)
+    # A CPU seat's number in its room ("CPU 2"): its name is made from the number and the
+    # level in the reader's language (`name`); `nickname` keeps the English one.
+    cpu_number = models.PositiveSmallIntegerField(null=True, blank=True)
+    # A player who chose no name sits as "Player 12": the number, named in the reader's
+    # language where shown (`name`, `for_player`); `nickname` keeps the English name.
+    guest_number = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(auto_now_add=True)
     # Refreshed while a socket of the seat is open; a seat not seen for the grace is
     # away and a CPU plays it (docs/RULES.md §Leaving). A timestamp survives a crash.
@@ -180,9 +196,45 @@ class Seat(models.Model):
     def __str__(self):
         return self.nickname
 
+    @classmethod
+    def new_cpu(cls, room: Room, number: int, level: str) -> "Seat":
+        """A CPU seat: named in English in the row, in each reader's language where shown."""
+        with translation.override("en"):
+            nickname = cpu_name(number, level)
+        return cls.objects.create(room=room, nickname=nickname, cpu_level=level, cpu_number=number)
+
+    @classmethod
+    def for_player(cls, room: Room, player: Player, **fields) -> "Seat":
+        """`player`'s seat under the name they chose; one who chose none is numbered,
+        named "Player 12" in the row and in each reader's language where shown."""
+        if player.nickname:
+            return cls.objects.create(room=room, player=player, nickname=player.nickname, **fields)
+        with translation.override("en"):
+            nickname = guest_name(player.pk)
+        return cls.objects.create(
+            room=room, player=player, nickname=nickname, guest_number=player.pk, **fields
+        )
+
     @property
     def is_cpu(self) -> bool:
         return bool(self.cpu_level)
+
+    @property
+    def name(self) -> str:
+        """The seat's name as shown now: a player's nickname, a CPU's or a nameless
+        player's in the active language."""
+        return seat_name(self.nickname, self.cpu_level, self.cpu_number, self.guest_number)
+
+
+def seat_name(
+    nickname: str, cpu_level: str | None, cpu_number: int | None, guest_number: int | None = None
+) -> str:
+    """Seat.name from a seat's columns (for rows read as values)."""
+    if cpu_level and cpu_number:
+        return cpu_name(cpu_number, cpu_level)
+    if guest_number:
+        return guest_name(guest_number)
+    return nickname
 
 
 class Race(models.Model):

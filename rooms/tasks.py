@@ -5,6 +5,7 @@ did something, so an operator's terminal shows what matters."""
 import logging
 
 from celery import shared_task
+from django.utils import timezone
 
 from rooms import sweeper
 from rooms.core import outbox
@@ -47,7 +48,10 @@ def sweep() -> None:
 def start_quick_race(code: str) -> None:
     """A quick race's wait is over (queued when its room opened; the sweeper also starts
     it if this task was lost). Safe to deliver twice: only a waiting room starts."""
-    if quick.start_if_due(code) is None and (left := quick.seconds_left(code)) > 0:
+    # One clock reading for both: read twice, a task a millisecond early found the room
+    # not due, then no time left, and left the start to the sweeper (seconds later).
+    now = timezone.now()
+    if quick.start_if_due(code, now=now) is None and (left := quick.seconds_left(code, now)) > 0:
         start_quick_race.apply_async((code,), countdown=left)  # delivered early: wait on
 
 

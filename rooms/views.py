@@ -11,6 +11,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player, player_for_request
+from accounts.models import guest_name
 from layouts import library
 from mahjong.board_strings import strings as board_strings
 from mahjong.rules import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS
@@ -18,7 +19,7 @@ from rooms.core import errors, outbox, serializers
 from rooms.lobby import actions as lobby
 from rooms.lobby import throttle
 from rooms.lobby.open_rooms import open_rooms
-from rooms.models import CpuLevel, Level, Room, room_code
+from rooms.models import CpuLevel, Level, Room, cpu_name, room_code
 from rooms.quick import actions as quick
 
 
@@ -184,6 +185,11 @@ def race_strings() -> dict:
         "link_refused_one": _("1 pair did not reach the server: its tiles are back on the board."),
         "link_refused": _("{n} pairs did not reach the server: their tiles are back on the board."),
         "cpu": _("CPU"),
+        # A CPU seat's name per level, "{n}" its number: "CPU {n} (Constante)". Named here,
+        # in the reader's language, not by the events every socket of the room shares.
+        "cpu_names": {level: cpu_name("{n}", level) for level in CpuLevel.values},
+        # A player who chose no name, "{n}" their number: "Jugador {n}" (the same reason).
+        "guest_name": guest_name("{n}"),
         "remove_seat": _("Remove {name}"),
         "tag_owner": _("owner"),
         "tag_you": _("you"),

@@ -50,7 +50,16 @@ def pytest_sessionstart(session):
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test database, whose last step drops it: live servers' worker
     threads end holding their connections, and PostgreSQL will not drop a database in
-    use, so those sessions are ended first."""
+    use, so those sessions are ended first.
+
+    The arena schedules a new site gets (arenas/migrations/0002_default_schedules.py) are
+    removed first: tests start from a site with no schedule, as a flush after any
+    transactional test would leave it anyway, so no test depends on the order it runs in.
+    """
+    from arenas.models import ArenaSchedule
+
+    with django_db_blocker.unblock():
+        ArenaSchedule.objects.all().delete()
     yield
     from django.db import connection
 
@@ -117,9 +126,11 @@ def collected_static(tmp_path_factory, django_db_blocker):
 
 
 @pytest.fixture(autouse=True)
-def fresh_room_create_counts(settings):
-    """Each test counts room creations afresh: the cache (Redis) outlives tests."""
+def fresh_create_counts(settings):
+    """Each test counts room and arena creations afresh: the cache (Redis) outlives
+    tests, and on PostgreSQL a new run gives players the last run's ids again."""
     settings.ROOM_CREATE_KEY_PREFIX = f"room-create-test-{uuid.uuid4().hex}"
+    settings.ARENA_CREATE_KEY_PREFIX = f"arena-create-test-{uuid.uuid4().hex}"
 
 
 @pytest.fixture
@@ -265,15 +276,80 @@ def page(new_device):
     return new_device()
 
 
+# The longest tests, with about how long each took in a full run (seconds, `bin/test
+# --junitxml`, four workers): they are handed out first (pytest_collection_modifyitems),
+# so the workers (`--maxschedchunk 1` in bin/test: a worker takes one test ahead at a
+# time) end together instead of one running a long test alone at the end. A name here
+# matches a test's node id up to its parameters; a test renamed only loses its place.
+LONG_TESTS = {
+    "tests/ops/test_chaos_short.py::": 144,
+    "tests/browser/test_arenas_browser.py::test_two_players": 70,
+    "tests/browser/test_accessibility.py::test_no_page_of_the_site_map": 65,
+    "tests/browser/test_five_races.py::": 60,
+    "tests/browser/test_board_fit.py::test_every_built_in_layout": 45,
+    "tests/ops/test_multihost.py::test_a_killed_web_host": 43,
+    "tests/security/test_hostile_sockets.py::test_a_socket_to_any_room_code": 33,
+    "tests/browser/test_three_races.py::": 32,
+    "tests/browser/test_race_browser.py::test_three_players_race": 23,
+    "tests/browser/test_site_map.py::test_no_page_is_wider": 22,
+    "tests/browser/test_race_reconnect.py::test_with_the_server_stopped": 22,
+    "tests/browser/test_accessibility.py::test_on_a_phone_every_button": 21,
+    "tests/browser/test_open_rooms_browser.py::test_a_room_the_owner_lists": 20,
+    "tests/browser/test_lighthouse.py::": 20,
+    "tests/browser/test_offline_browser.py::test_an_offline_practice_game": 20,
+    "tests/ops/test_layer_faults.py::test_events_reach_sockets": 19,
+    "tests/rooms/test_pace.py::test_a_socket_script": 17,
+    "tests/browser/test_arena_screens.py::test_the_arena_screens_fit": 16,
+    "tests/browser/test_race_reconnect.py::test_a_tab_back_from_sleep": 16,
+    "tests/browser/test_race_loop.py::test_the_ready_check_from_the_results": 15,
+    "tests/rooms/test_standings_pace.py::": 15,
+    "tests/browser/test_race_watching.py::test_a_race_with_a_spectator": 15,
+    "tests/browser/test_race_browser.py::test_another_game_starts": 14,
+    "tests/ops/test_operator_terminal.py::test_serve_starts_redis": 14,
+    "tests/browser/test_race_now_browser.py::": 13,
+    "tests/browser/test_accessibility.py::test_the_race_page": 11,
+    "tests/browser/test_phone_design.py::test_on_a_phone_every": 11,
+    "tests/ops/test_layer_faults.py::test_rooms_on_a_layer_shard": 12,
+}
+
+
+def expected_seconds(item) -> float:
+    for prefix, seconds in LONG_TESTS.items():
+        if item.nodeid.startswith(prefix):
+            return seconds
+    return 0
+
+
+def transactional(item) -> bool:
+    """pytest-django runs the tests that flush the database after those that roll back
+    (its own ordering, kept here): a flush also empties the rows the migrations made."""
+    marker = item.get_closest_marker("django_db")
+    fixtures = getattr(item, "fixturenames", ())
+    return bool(
+        "transactional_db" in fixtures
+        or "live_server" in fixtures
+        or (marker and (marker.kwargs.get("transaction") or marker.kwargs.get("reset_sequences")))
+    )
+
+
 def pytest_collection_modifyitems(config, items):
     """Browser tests run last: Playwright's sync API keeps an event loop running in the
-    main thread for the rest of the session, which async tests cannot share."""
+    main thread for the rest of the session, which async tests cannot share. Before
+    them the tests that roll back or use no database, then those that flush it (as
+    pytest-django orders them); within each part the longest first (LONG_TESTS), the
+    rest in their order."""
     for item in items:
         if "page" in getattr(item, "fixturenames", ()) or "chromium" in getattr(
             item, "fixturenames", ()
         ):
             item.add_marker(pytest.mark.browser)
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("browser") is not None,
+            transactional(item),
+            -expected_seconds(item),
+        )
+    )
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Each pytest-xdist worker (`bin/test` runs two, `-n`) gets services of its own, so two
+"""Each pytest-xdist worker (`bin/test` runs four, `-n`) gets services of its own, so two
 workers never see each other's rooms, sockets, tasks or cache.
 
 Loaded as a plugin (pyproject.toml `-p tests.xdist_worker`) because pytest-django reads

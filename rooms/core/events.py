@@ -54,7 +54,13 @@ def publish_race_finished(room: Room, race: Race, version: int) -> None:
 def publish_stand_in(room: Room, seat: Seat, on: bool, version: int, pairs: int = 0) -> None:
     """A CPU took an absent human's board (`on`), or the human took it back (`pairs`:
     those the stand-in made while the human was away)."""
-    event = {"type": "stand_in", "seat": seat.pk, "nickname": seat.nickname, "on": on}
+    event = {
+        "type": "stand_in",
+        "seat": seat.pk,
+        "nickname": seat.nickname,
+        "guest_number": seat.guest_number,  # named by each page in its language
+        "on": on,
+    }
     if not on:
         event["pairs"] = pairs
     publish(room, version, event)

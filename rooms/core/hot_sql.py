@@ -246,6 +246,8 @@ def _save_entry_sql(vendor, fields: tuple[str, ...]):
 class SeatName(NamedTuple):
     nickname: str
     cpu_level: str
+    cpu_number: int | None
+    guest_number: int | None
     player_id: int | None
 
 
@@ -287,9 +289,10 @@ def _standings_sql(vendor):
         "finished_ms",
         "cpu_control",
     )
+    seat_columns = ("nickname", "cpu_level", "cpu_number", "guest_number", "player_id")
     return (
         f"SELECT {_columns(Entry, 'e', entry_columns)},"
-        f" {_columns(Seat, 's', ('nickname', 'cpu_level', 'player_id'))}"
+        f" {_columns(Seat, 's', seat_columns)}"
         f" FROM {_table(Entry)} e JOIN {_table(Seat)} s ON e.seat_id = s.id"
         " WHERE e.race_id = %s ORDER BY e.id"
     )

@@ -1,8 +1,10 @@
 """The JSON shapes of rooms, races, standings and results (events and snapshots)."""
 
+import time
+
 from django.conf import settings
 from django.db.models import Sum
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import Rating, RatingChange
 from infra import worker_heartbeat
@@ -23,7 +25,12 @@ def seat_json(seat: Seat, next_number: int, rating: str | None = None) -> dict:
     return {
         "id": seat.pk,
         "nickname": seat.nickname,
+        # A CPU seat: its level and number, which the page names it by in its reader's
+        # language ("CPU 1 (Constante)"); `nickname` is its English name.
         "cpu": seat.cpu_level or None,
+        "cpu_number": seat.cpu_number,
+        # A player who chose no name: the number the page names them by ("Jugador 12").
+        "guest_number": seat.guest_number,
         # Said "Ready" for the room's next race (a rematch's ready check; CPUs always are).
         "ready": seat.is_cpu or seat.ready_for >= next_number,
         "rating": rating,  # in a ranked room: "1500?" (docs/ACCOUNTS.md §Ratings)
@@ -111,6 +118,8 @@ def entry_row(entry: Entry | hot_sql.StandingRow) -> dict:
         "seat": entry.seat_id,
         "nickname": entry.seat.nickname,
         "cpu": entry.seat.cpu_level or None,
+        "cpu_number": entry.seat.cpu_number,
+        "guest_number": entry.seat.guest_number,
         # A CPU plays this human's board while they are away (docs/RULES.md §Leaving).
         "stand_in": entry.cpu_control,
         "status": entry.status,
@@ -188,12 +197,21 @@ def table_json(room: Room) -> list[dict]:
     """The room's running table: points summed over its finished races, per seat."""
     totals = (
         Entry.objects.filter(race__room=room, race__status=Race.Status.FINISHED)
-        .values("seat_id", "seat__nickname")
+        .values(
+            "seat_id", "seat__nickname", "seat__cpu_level", "seat__cpu_number", "seat__guest_number"
+        )
         .annotate(points=Sum("points"))
         .order_by("-points", "seat_id")
     )
     return [
-        {"seat": row["seat_id"], "nickname": row["seat__nickname"], "points": float(row["points"])}
+        {
+            "seat": row["seat_id"],
+            "nickname": row["seat__nickname"],
+            "cpu": row["seat__cpu_level"] or None,
+            "cpu_number": row["seat__cpu_number"],
+            "guest_number": row["seat__guest_number"],
+            "points": float(row["points"]),
+        }
         for row in totals
     ]
 
@@ -231,25 +249,50 @@ def cpus_paused(room: dict, standings: list[dict]) -> bool:
 def snapshot(room: Room, seat: Seat | None, now=None) -> dict:
     """Everything a socket needs to draw the room now, for this seat."""
     now = now or timezone.now()
+    race, shared = _shared_part(room)
+    data = {**shared, "server_now": iso(now), "you": seat.pk if seat else None}
+    # Read each time, not kept: a worker that starts or stops changes it at once.
+    data["cpus_paused"] = cpus_paused(shared["room"], shared.get("standings", []))
+    if race is not None:
+        entry = race.entries.filter(seat=seat).first() if seat else None
+        data["entry"] = your_entry_json(entry, now) if entry else None
+    return data
+
+
+# A race's start opens every seat's socket at once (an arena starts up to ten races in one
+# pass, 20 seats each): the part of a snapshot that every seat of the room shares is read
+# once per room version and language in a web process, and kept this long (the
+# standings in it, which move without a new version, are that much older at most).
+SHARED_SNAPSHOT_SECONDS = 0.25
+_shared: dict[tuple, tuple[float, Race | None, dict]] = {}  # key -> (read at, race, part)
+
+
+def _shared_part(room: Room) -> tuple[Race | None, dict]:
+    key = (room.code, room.version, translation.get_language())
+    now = time.monotonic()
+    kept = _shared.get(key)
+    if kept is not None and now - kept[0] < SHARED_SNAPSHOT_SECONDS:
+        return kept[1], kept[2]
+    race, part = _read_shared_part(room)
+    for old in [k for k, (at, _r, _p) in _shared.items() if now - at >= SHARED_SNAPSHOT_SECONDS]:
+        _shared.pop(old, None)  # another thread may have taken it already
+    _shared[key] = (now, race, part)
+    return race, part
+
+
+def _read_shared_part(room: Room) -> tuple[Race | None, dict]:
     race = room.current_race()
-    room_data = room_json(room)
-    standings = standings_json(race) if race is not None else []
-    data = {
+    part = {
         "type": "snapshot",
         "v": room.version,
-        "server_now": iso(now),
-        "room": room_data,
-        "you": seat.pk if seat else None,
+        "room": room_json(room),
         "table": table_json(room),
         "history": history_json(room),
         "race": None,
-        "cpus_paused": cpus_paused(room_data, standings),
     }
     if race is not None:
-        data["race"] = race_json(race)
-        data["standings"] = standings
-        entry = race.entries.filter(seat=seat).first() if seat else None
-        data["entry"] = your_entry_json(entry, now) if entry else None
+        part["race"] = race_json(race)
+        part["standings"] = standings_json(race)
         if race.status == Race.Status.FINISHED:
-            data["results"] = results_json(race)
-    return data
+            part["results"] = results_json(race)
+    return race, part

@@ -15,11 +15,15 @@ tests, the connection is closed after every call, as before.) Only public parts 
 asgiref are used: a plain function handed to `sync_to_async(thread_sensitive=False)`.
 """
 
+import asyncio
 import functools
 import threading
 import time
+import weakref
+from concurrent.futures import ThreadPoolExecutor
 
 from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.db import close_old_connections, connection
 
 from rooms.core.outbox import Outbox, collecting
@@ -28,10 +32,46 @@ HEALTH_CHECK_AFTER_IDLE_SECONDS = 5.0
 _housekept = threading.local()  # monotonic time of this thread's last housekeeping
 
 
-def in_db_thread(function):
+class PlayLane:
+    """Worker threads of their own, per event loop, for the actions of a running race (a
+    pair, a shuffle, giving up): a player waits for their answer. Everything else a
+    socket does (opening, snapshots, the lobby, arena states) runs on the loop's default
+    threads, so a wave of sockets opening when races start queues there, not in front
+    of the pairs of races already running (docs/PERFORMANCE.md §One arena under load)."""
+
+    def __init__(self):
+        self._executors = weakref.WeakKeyDictionary()  # event loop -> its lane's threads
+
+    def executor(self) -> ThreadPoolExecutor:
+        loop = asyncio.get_running_loop()
+        executor = self._executors.get(loop)
+        if executor is None:
+            executor = ThreadPoolExecutor(settings.SOCKET_PLAY_THREADS, thread_name_prefix="play")
+            self._executors[loop] = executor
+        return executor
+
+
+PLAY = PlayLane()
+
+
+def in_db_thread(function, lane: PlayLane | None = None):
     """`function` as a coroutine run in one of the loop's worker threads (not the one
-    thread channels shares by default): sockets of different rooms wait for the
-    database side by side, each room's row lock still ordering its own actions."""
+    thread channels shares by default), or in `lane`'s: sockets of different rooms wait
+    for the database side by side, each room's row lock still ordering its own actions."""
+    in_thread = _looked_after(function)
+    if lane is None:
+        return sync_to_async(in_thread, thread_sensitive=False)
+
+    @functools.wraps(function)
+    async def in_lane(*args, **kwargs):
+        run = sync_to_async(in_thread, thread_sensitive=False, executor=lane.executor())
+        return await run(*args, **kwargs)
+
+    return in_lane
+
+
+def _looked_after(function):
+    """`function` with its thread's database connection looked after around it."""
 
     @functools.wraps(function)
     def in_thread(*args, **kwargs):
@@ -48,7 +88,7 @@ def in_db_thread(function):
             close_old_connections()  # as Django closes it after a request
         return result
 
-    return sync_to_async(in_thread, thread_sensitive=False)
+    return in_thread
 
 
 def _housekept_lately() -> bool:
@@ -61,6 +101,11 @@ async def run_action(function, *args, **kwargs):
     committed sent from this event loop, in order, also when it raised (an action may
     commit, then refuse). The sends are awaited here, before the caller answers: a room's
     events leave in the order its actions' threads came back."""
+    return await run_action_in(None, function, *args, **kwargs)
+
+
+async def run_action_in(lane: PlayLane | None, function, *args, **kwargs):
+    """`run_action` on `lane`'s threads (None: the loop's default ones)."""
     box = Outbox()
 
     def collected():
@@ -68,6 +113,6 @@ async def run_action(function, *args, **kwargs):
             return function(*args, **kwargs)
 
     try:
-        return await in_db_thread(collected)()
+        return await in_db_thread(collected, lane)()
     finally:
         await box.send()

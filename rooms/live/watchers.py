@@ -2,8 +2,8 @@
 sees the same number ("3 watching", docs/PROTOCOL.md). Each watching socket holds a lease
 in a sorted set per room (its score: when the lease ends), renewed while it speaks (pages
 ping every 15 s) and given back when it closes, so the sockets of a killed web process
-stop counting within LEASE_SECONDS (the renewal that forgets them says the new count to
-the room). Fails open: without Redis no count is shown.
+stop counting within settings.WATCHER_LEASE_SECONDS, 45 s (the renewal that forgets them
+says the new count to the room). Fails open: without Redis no count is shown.
 """
 
 import json
@@ -12,11 +12,11 @@ import time
 
 import redis
 from channels.layers import get_channel_layer
+from django.conf import settings
 
 from infra import redis_async
 from rooms.core import events
 
-LEASE_SECONDS = 45
 logger = logging.getLogger(__name__)
 
 
@@ -30,15 +30,16 @@ async def _update(
     """Add or drop one watcher's lease, forget lapsed ones: (the room's count after, how
     many lapsed)."""
     now = time.time()
+    lease = settings.WATCHER_LEASE_SECONDS
     try:
         async with redis_async.client().pipeline(transaction=True) as pipe:
             if add:
-                pipe.zadd(_key(code), {add: now + LEASE_SECONDS})
+                pipe.zadd(_key(code), {add: now + lease})
             if drop:
                 pipe.zrem(_key(code), drop)
             pipe.zremrangebyscore(_key(code), "-inf", now)
             pipe.zcard(_key(code))
-            pipe.expire(_key(code), LEASE_SECONDS)
+            pipe.expire(_key(code), lease)
             *_, lapsed, counted, _ = await pipe.execute()
             return counted, lapsed
     except (redis.RedisError, OSError) as error:

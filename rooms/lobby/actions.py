@@ -142,9 +142,7 @@ def add_cpu(player: Player, code: str, level) -> Seat:
         )
     a_seat_free(room)
     number = room.seats.filter(player=None).count() + 1
-    seat = Seat.objects.create(
-        room=room, nickname=f"CPU {number} ({CpuLevel(level).label})", cpu_level=level
-    )
+    seat = Seat.new_cpu(room, number, level)
     lobby_changed(room)
     return seat
 
@@ -184,7 +182,7 @@ def create_ranked_room(players: list[Player], level: str) -> Room:
     room.show_matches, room.layout = False, ""  # ranked races are on the levels only
     room.save(update_fields=["ranked", "level", "flowers", "handicap", "show_matches", "layout"])
     for player in players:
-        Seat.objects.create(room=room, player=player, nickname=player.display_name)
+        Seat.for_player(room, player)
     return room
 
 
@@ -200,12 +198,9 @@ def create_hosted_room(players: list[Player], rules: dict, cpus: int = 0) -> Roo
     room.hosted, room.handicap = True, False
     room.save()
     for player in players:
-        Seat.objects.create(room=room, player=player, nickname=player.display_name)
+        Seat.for_player(room, player)
     for number in range(1, min(cpus, MAX_SEATS - len(players)) + 1):
-        label = CpuLevel.STEADY.label
-        Seat.objects.create(
-            room=room, nickname=f"CPU {number} ({label})", cpu_level=CpuLevel.STEADY
-        )
+        Seat.new_cpu(room, number, CpuLevel.STEADY)
     return room
 
 

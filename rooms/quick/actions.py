@@ -80,7 +80,7 @@ def race_now(player: Player, level, now=None, seed=None) -> Room:
         room.save(update_fields=["quick_starts_at"])
         _schedule_start(room)
     lobby.a_seat_free(room)
-    Seat.objects.create(room=room, player=player, nickname=player.display_name, ready_for=1)
+    Seat.for_player(room, player, ready_for=1)
     lobby_changed(room)
     if room.seats.count() >= MAX_SEATS:
         _start(room, now, seed)
@@ -183,10 +183,7 @@ def _start(room: Room, now: datetime, seed) -> Race | None:
         return None
     if humans == 1:
         for number in range(1, settings.QUICK_RACE_CPUS + 1):
-            label = QUICK_CPU_LEVEL.label
-            Seat.objects.create(
-                room=room, nickname=f"CPU {number} ({label})", cpu_level=QUICK_CPU_LEVEL
-            )
+            Seat.new_cpu(room, number, QUICK_CPU_LEVEL)
     room.quick_starts_at = None
     room.save(update_fields=["quick_starts_at"])
     return races.start_race(None, room.code, now=now, seed=seed)

@@ -16,7 +16,7 @@ from mahjong.rules import time_limit_ms
 from rooms.core import events
 from rooms.core.errors import RoomError
 from rooms.core.room import advance_version, locked_room
-from rooms.models import Entry, Race
+from rooms.models import Entry, Race, Seat
 
 # What other domains settle when a race ends, in the same transaction and in the order
 # registered (rooms/apps.py): ranked play flags inhuman pace and rates; arenas will
@@ -40,7 +40,7 @@ def end_race(race: Race, now: datetime) -> None:
     for entry in entries:
         entry.place = ranked[entry.pk].place
         entry.points = float(ranked[entry.pk].points)
-        entry.save(update_fields=["place", "points"])
+    Entry.objects.bulk_update(entries, ["place", "points"])  # one statement, in the lock
     _update_win_streaks(entries)
     race.status = Race.Status.FINISHED
     race.finished_at = now
@@ -54,7 +54,7 @@ def _update_win_streaks(entries: list[Entry]) -> None:
     for entry in entries:
         won = entry.place == 1 and entry.status == Entry.Status.FINISHED
         entry.seat.win_streak = entry.seat.win_streak + 1 if won else 0
-        entry.seat.save(update_fields=["win_streak"])
+    Seat.objects.bulk_update([entry.seat for entry in entries], ["win_streak"])
 
 
 @transaction.atomic

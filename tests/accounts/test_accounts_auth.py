@@ -39,9 +39,9 @@ def test_sign_up_signs_in_and_shows_the_profile(client):
         ({"username": ""}, "This field is required."),
         ({"password2": "something-else-1"}, "The two password fields didn"),
         ({"password1": "123", "password2": "123"}, "too short"),
-        ({"password1": "password", "password2": "password"}, "too common"),
-        ({"email": "not-an-address"}, "Enter a valid email address."),
-        ({"username": "bad name!"}, "Enter a valid username."),
+        ({"password1": "password", "password2": "password"}, "one of the most used"),
+        ({"email": "not-an-address"}, "Type a valid e-mail address."),
+        ({"username": "bad name!"}, "Type a valid username"),
     ],
 )
 def test_a_bad_sign_up_says_why_and_creates_nothing(client, fields, error):

@@ -30,7 +30,7 @@ def test_a_wrong_password_gets_the_usual_error_and_no_session(client, throttle):
     make_account()
     response = guess(client)
     assert response.status_code == 400
-    assert "Please enter a correct username and password" in response.content.decode()
+    assert "That username and password match no account" in response.content.decode()
     assert "_auth_user_id" not in client.session
 
 

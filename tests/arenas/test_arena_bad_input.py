@@ -2,6 +2,7 @@
 gets a clear error and changes nothing: a wrong type, a player not joined, an arena
 over, another's arena, a duration out of range."""
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -103,6 +104,19 @@ def test_the_create_form_says_what_is_wrong_and_is_rate_limited(client, settings
     assert not Arena.objects.exists()
 
 
+def test_a_refused_create_form_comes_back_with_every_choice_kept(client):
+    form = {"name": "Sprint", "level": "hard", "minutes": "500", "starts_in": "15"}
+    form |= {"time_limit": "15", "public": "on"}
+    page = client.post("/arenas/new", form).content.decode()
+    assert 'value="Sprint"' in page and 'value="500"' in page and 'value="15"' in page
+    assert '<option value="hard" selected>' in page
+    assert '<option value="15" selected>15 min</option>' in page  # not back to 5 min
+    assert '<option value="5" selected>' not in page
+    assert 'id="arena-public" checked' in page
+    fresh = client.get("/arenas/").content.decode()
+    assert '<option value="5" selected>5 min</option>' in fresh  # the default
+
+
 def test_the_create_form_makes_an_arena_and_its_page_shows_it(client):
     form = {"name": "Sprint", "level": "easy", "minutes": "30", "public": "on"}
     response = client.post("/arenas/new", form)
@@ -186,3 +200,66 @@ async def test_an_over_arena_refuses_ready_on_the_socket_and_no_code_is_closed()
     error = await nowhere.receive_json_from(timeout=5)
     assert error["code"] == "no_arena"
     await nowhere.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_change_reaches_every_socket_once_with_its_own_line_from_one_read(monkeypatch):
+    """Two players and a spectator watch; a third player joins. Each socket gets the new
+    table with its own line ("you"), and the process read the state once for all three
+    (it read it once a socket before, which starved the database threads under load)."""
+    from asgiref.sync import sync_to_async
+
+    from arenas import queries
+
+    arena = await sync_to_async(new_arena)()
+    ana, bo = await sync_to_async(joined)(arena, "Ana", "Bo")
+    sockets = [await _socket(arena.code, ana), await _socket(arena.code, bo)]
+    sockets.append(await _socket(arena.code))
+    for socket in sockets:
+        await socket.receive_json_from(timeout=5)  # the state on connect
+    reads = []
+    real = queries.state_parts
+    monkeypatch.setattr(queries, "state_parts", lambda *a, **k: reads.append(1) or real(*a, **k))
+    await sync_to_async(joined)(arena, "Cy")
+    states = [await socket.receive_json_from(timeout=5) for socket in sockets]
+    assert [[row["name"] for row in s["table"]] for s in states] == [["Ana", "Bo", "Cy"]] * 3
+    assert [s["you"] and s["you"]["name"] for s in states] == ["Ana", "Bo", None]
+    assert len(reads) == 1
+    for socket in sockets:
+        assert await socket.receive_nothing(timeout=0.5)  # one state a change, no more
+        await socket.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_states_are_paced_and_the_last_holds_every_change():
+    """Players joining one after another 0.15 s apart: the watching socket's states are
+    at least STATE_EVERY_SECONDS apart (docs/PROTOCOL.md §Arenas), the first soon after
+    the first change, fewer states than changes, and the last lists everyone."""
+    import time
+
+    from asgiref.sync import sync_to_async
+
+    from arenas.consumers import STATE_EVERY_SECONDS
+
+    arena = await sync_to_async(new_arena)()
+    socket = await _socket(arena.code)
+    await socket.receive_json_from(timeout=5)
+    names = ["Ana", "Bo", "Cy", "Di", "Ed", "Flo"]
+
+    async def join_one_by_one():
+        for name in names:
+            await sync_to_async(joined)(arena, name)
+            await asyncio.sleep(0.15)
+
+    started = time.monotonic()
+    joining = asyncio.ensure_future(join_one_by_one())
+    arrivals, state = [], None
+    while state is None or len(state["table"]) < len(names):
+        state = await socket.receive_json_from(timeout=3)
+        arrivals.append(time.monotonic())
+    await joining
+    assert arrivals[0] - started < 1.0
+    gaps = [b - a for a, b in zip(arrivals, arrivals[1:], strict=False)]
+    assert all(gap >= STATE_EVERY_SECONDS - 0.05 for gap in gaps), gaps
+    assert len(arrivals) < len(names)  # fewer states than changes
+    await socket.disconnect()

@@ -2,6 +2,7 @@
 clock, creates each schedule's next arenas ahead of time, once however often it runs;
 the arena's clock moves it from upcoming to running to finished."""
 
+import importlib
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -53,3 +54,48 @@ def test_the_clock_starts_an_upcoming_arena_and_finishes_it_after_its_window():
     assert later.status == "running"
     assert later.code in pairing.tick(later.ends_at)["finished"]
     assert Arena.objects.get(pk=later.pk).status == "finished"
+
+
+def _seeded_schedules():
+    """The data migration's own function, run on the site's models (the test database's
+    setup removes what it made, so every test starts from no schedule)."""
+    from django.apps import apps
+
+    seed = importlib.import_module("arenas.migrations.0002_default_schedules")
+    seed.seed_schedules(apps, None)
+    return list(ArenaSchedule.objects.order_by("pk"))
+
+
+def test_a_new_site_has_an_hourly_easy_and_an_evening_hard_arena_schedule():
+    hourly, evening = _seeded_schedules()
+    assert (hourly.level, hourly.every, hourly.at_minute, hourly.minutes) == (
+        "easy",
+        "hour",
+        0,
+        30,
+    )
+    assert (evening.level, evening.every, evening.at_hour, evening.minutes) == (
+        "hard",
+        "day",
+        20,
+        60,
+    )
+    assert hourly.active and evening.active
+
+
+def test_the_defaults_are_not_added_to_a_site_that_has_schedules_of_its_own():
+    ArenaSchedule.objects.create(name="Ours", level="medium")
+    assert [s.name for s in _seeded_schedules()] == ["Ours"]
+
+
+@pytest.mark.parametrize("hour", [0, 7, 12, 20, 23])
+def test_at_any_hour_a_new_site_lists_a_running_or_next_arena(client, hour):
+    _seeded_schedules()
+    now = datetime(2026, 12, 3, hour, 41, tzinfo=UTC)
+    made = schedule.create_due(now=now)
+    hourly = [a for a in made if a.level == "easy"]
+    # The one running now (:00 to :30) is over at :41; the next hour's is listed ahead.
+    assert hourly and hourly[0].starts_at == now.replace(minute=0) + timedelta(hours=1)
+    assert any(a.level == "hard" for a in made)  # the evening's, up to a day ahead
+    page = client.get("/arenas/").content.decode()
+    assert "Hourly Easy" in page and "Evening Hard" in page

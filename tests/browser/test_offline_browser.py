@@ -28,7 +28,7 @@ OFFLINE_WORDS = {
 def controlled(page) -> None:
     """Wait until the service worker has installed (its files kept) and runs the page."""
     page.evaluate("navigator.serviceWorker.ready.then(() => true)")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
 
 
 def static_responses(page, action) -> list:

@@ -19,6 +19,9 @@ def test_a_room_the_owner_lists_appears_on_another_phone_without_reloading(asgi_
     visitor.evaluate("window.notReloaded = true")
     owner = page_for(new_device, asgi_server, ana)
     owner.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    # The socket's snapshot draws the switch again: clicked before it came, the click was
+    # undone by it on a loaded machine.
+    expect(owner.locator("#race")).to_have_attribute("data-link", "up")
     switch = owner.get_by_label("Listed on the races page (anyone may join)")
     expect(switch).not_to_be_checked()
     switch.check()
@@ -35,6 +38,7 @@ def test_a_room_the_owner_lists_appears_on_another_phone_without_reloading(asgi_
     assert visitor.locator(".open-room").inner_text() == live_row
     visitor.evaluate("window.notReloaded = true")
     owner.reload()  # the switch shows the room's state
+    expect(owner.locator("#race")).to_have_attribute("data-link", "up")
     expect(owner.get_by_label("Listed on the races page (anyone may join)")).to_be_checked()
     owner.get_by_label("Listed on the races page (anyone may join)").uncheck()
     expect(visitor.locator("#open-empty")).to_be_visible(timeout=12_000)

@@ -1,6 +1,7 @@
 """Every page speaks Spanish and English: the language comes from the browser, a choice
 made with the switcher is remembered, and players' error messages follow it."""
 
+import json
 import re
 
 import pytest
@@ -119,3 +120,18 @@ def test_level_names_are_translated_on_the_practice_and_ranked_pages(client):
     client.post("/ranked/join", {"nickname": "Ana", "level": "hard"})
     page = page_text(client.get("/ranked/", HTTP_ACCEPT_LANGUAGE="es"))
     assert "Difícil: 1 esperando" in page
+
+
+def test_the_status_page_names_every_part_in_spanish(client):
+    from infra import health
+
+    page = page_text(client.get("/status/", HTTP_ACCEPT_LANGUAGE="es"))
+    found = re.search(r'<script id="strings" type="application/json">(.*?)</script>', page)
+    parts = json.loads(found.group(1))["parts"]
+    assert set(parts) == set(health.CHECKS)  # a name for each part /healthz reports
+    assert parts == {
+        "database": "base de datos",
+        "redis": "Redis",
+        "worker": "ejecutor de tareas",
+        "scheduler": "programador de tareas",
+    }

@@ -13,6 +13,10 @@ const T = {
   ghost_beaten: "You beat the ghost by {s} s",
   ghost_faster: "The ghost was {s} s faster",
   ghost_tie: "Dead heat",
+  ghost_row_own: "Your ghost, best {time}",
+  ghost_beaten_own: "You beat your ghost by {s} s",
+  ghost_faster_own: "Your ghost was {s} s faster",
+  ghost_tie_own: "Dead heat with your ghost",
 };
 // Ana's board of 8 pairs: a pair every 1.5 s from 2 s, the last at 12.5 s (her finish).
 const ana = {
@@ -67,4 +71,13 @@ test("the end says by how much the ghost was beaten, or how much faster it was",
   assert.equal(endSentence(T, ghost, 133600), "You beat the ghost by 0.4 s");
   assert.equal(endSentence(T, ghost, 134020), "Dead heat");
   assert.equal(gapSeconds(2500, "es"), "2,5");
+});
+
+test("the player's own ghost is theirs in the second person, in its row and at the end", () => {
+  const mine = { ...ana, finished_ms: 134000, own: true };
+  assert.equal(ghostLabel(T, mine, formatTime), "Your ghost, best 2:14");
+  assert.equal(endSentence(T, mine, 122000), "You beat your ghost by 12 s");
+  assert.equal(endSentence(T, mine, 142000), "Your ghost was 8 s faster");
+  assert.equal(endSentence(T, mine, 134020), "Dead heat with your ghost");
+  assert.equal(ghostLabel(T, { ...mine, own: false }, formatTime), "Ana's ghost, best 2:14");
 });

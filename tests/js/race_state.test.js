@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  currentRows, initialState, keptCount, ordinal, phaseOf, progress, reduce,
+  currentRows, initialState, keptCount, ordinal, phaseOf, progress, reduce, seatName,
 } from "./static/rooms/race_state.js";
 
 const T = {
@@ -257,4 +257,26 @@ test("ordinals come from the page's words, by the language's plural rules", () =
     ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd"]);
   const es = { ordinals: { one: "{n}.º", two: "{n}.º", few: "{n}.º", other: "{n}.º" } };
   assert.deepEqual([1, 2, 3].map((n) => ordinal(es, "es", n)), ["1.º", "2.º", "3.º"]);
+});
+
+test("a CPU seat is named in the page's language from its number and level; a player by their nickname", () => {
+  const words = { cpu_names: { steady: "CPU {n} (Constante)", sharp: "CPU {n} (Ágil)" } };
+  assert.equal(seatName(words, { nickname: "CPU 2 (Sharp)", cpu: "sharp", cpu_number: 2 }), "CPU 2 (Ágil)");
+  assert.equal(seatName(words, { nickname: "Ana", cpu: null, cpu_number: null }), "Ana");
+  // A row without a number (or a page without the words) keeps the stored name.
+  assert.equal(seatName(words, { nickname: "CPU 1 (Steady)", cpu: "steady" }), "CPU 1 (Steady)");
+  assert.equal(seatName({}, { nickname: "CPU 1 (Steady)", cpu: "steady", cpu_number: 1 }), "CPU 1 (Steady)");
+});
+
+test("a player who chose no name is named in the page's language from their number", () => {
+  const words = { guest_name: "Jugador {n}" };
+  assert.equal(seatName(words, { nickname: "Player 12", cpu: null, guest_number: 12 }), "Jugador 12");
+  assert.equal(seatName(words, { nickname: "Ana", cpu: null, guest_number: null }), "Ana");
+  assert.equal(seatName({}, { nickname: "Player 12", guest_number: 12 }), "Player 12");
+});
+
+test("a stand-in's news names a nameless player in the page's language", () => {
+  const s = { ...upPage(), T: { ...T, guest_name: "Jugador {n}" } };
+  const away = message(s, { type: "stand_in", v: 6, seat: 2, nickname: "Player 12", guest_number: 12, on: true });
+  assert.equal(away.notice, "Jugador 12 is away: a CPU plays for them");
 });

@@ -413,3 +413,28 @@ def test_a_past_days_first_wins_are_kept_and_todays_read_afresh(today):
         (ANA, 2, 190_000),
         (BO, 1, 50_000),
     ]
+
+
+PAST = ["/leaderboards/day/2026-12-09/", "/leaderboards/week/2026-W49/"]
+PAST.append("/leaderboards/month/2026-11/")
+
+
+@pytest.mark.parametrize("url", PAST)
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_a_past_period_offers_no_play_of_todays_challenge(client, today, url, lang):
+    html = client.get(url, HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+    html = html[html.index("<main") : html.index("</main>")]  # the page, not its description
+    todays = leaderboards.daily_code(TODAY)
+    assert todays not in html
+    assert 'id="play-daily"' not in html
+    assert "today's challenge" not in html.lower() and "reto de hoy" not in html.lower()
+    assert 'href="/play/"' not in html and 'href="/ranked/"' not in html.split("</nav>")[-1]
+
+
+def test_a_past_weeks_days_link_goes_to_its_own_days_and_this_weeks_page_still_offers_today(
+    client, today
+):
+    past = page(client, "/leaderboards/week/2026-W49/")
+    assert 'id="past-days" href="/leaderboards/daily/2026-12-06/"' in past
+    current = page(client, "/leaderboards/week/2026-W50/")
+    assert 'id="play-daily"' in current and leaderboards.daily_code(TODAY) in current

@@ -105,6 +105,44 @@ def test_a_won_practice_game_is_raced_as_a_ghost_and_the_win_is_no_record(client
     assert first.pk in on_boards and again["id"] not in on_boards
 
 
+def test_your_own_ghost_is_yours_and_anothers_is_named(client):
+    from django.test import Client
+
+    ana = Device(client)
+    ana.open("MJ1-L01-AAAASGV")
+    first = SoloGame.objects.get(pk=win(ana)["id"])
+    mine = ghost_in(client.get(f"/replays/game/{first.pk}/ghost/"))
+    assert mine["own"] is True and "owner_id" not in mine
+    someone_else = ghost_in(Client().get(f"/replays/game/{first.pk}/ghost/"))
+    assert someone_else["own"] is False and "owner_id" not in someone_else
+    spanish = client.get(f"/replays/game/{first.pk}/ghost/", HTTP_ACCEPT_LANGUAGE="es")
+    strings = spanish.context["page_strings"]
+    assert strings["ghost_row_own"] == "Tu fantasma, mejor {time}"
+    assert strings["ghost_beaten_own"] == "Le ganaste a tu fantasma por {s} s"
+    assert strings["ghost_faster_own"] == "Tu fantasma fue {s} s más rápido"
+
+
+def test_your_own_race_board_is_your_ghost_too(client):
+    race = a_finished_race()
+    bo = race.entries.get(seat__nickname="Bo")
+    client.cookies[COOKIE_NAME] = signed_token(bo.seat.player.device_token)
+    assert ghost_in(client.get(f"/replays/race/{race.pk}/ghost/{bo.seat_id}/"))["own"] is True
+
+
+def test_the_replay_offers_you_your_own_ghost_in_the_second_person(client):
+    race = a_finished_race()
+    bo = race.entries.get(seat__nickname="Bo")
+    client.cookies[COOKIE_NAME] = signed_token(bo.seat.player.device_token)
+    page = client.get(f"/replays/race/{race.pk}/").content.decode()
+    assert "Race your ghost" in page and "Race Bo&#x27;s ghost" not in page
+    spanish = client.get(f"/replays/race/{race.pk}/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "Correr contra tu fantasma" in spanish.content.decode()
+    ana = Device(client)
+    ana.open("MJ1-L01-AAAASGV")
+    game = SoloGame.objects.get(pk=win(ana)["id"])
+    assert "Race your ghost" in client.get(f"/replays/game/{game.pk}/").content.decode()
+
+
 def test_the_win_dialog_links_to_racing_its_ghost(client):
     page = client.get("/play/").content.decode()
     assert 'id="won-ghost"' in page and 'id="won-ghost-end"' in page

@@ -153,14 +153,16 @@ def test_standings_read_by_hand_match_the_orm_twins_rows():
     races.play_pair(owner, room.code, first_plan_pair(entry), 0, now=now)
     races.give_up(guest, room.code, now=now)
     rows, boards = hot_sql.standing_rows(race.pk), hot_sql.standing_rows_by_orm(race.pk)
+    seat_columns = ("nickname", "cpu_level", "cpu_number", "guest_number", "player_id")
     assert [(*_standing(row), *row.seat) for row in rows] == [
-        (*_standing(e), e.seat.nickname, e.seat.cpu_level, e.seat.player_id) for e in boards
+        (*_standing(e), *(getattr(e.seat, name) for name in seat_columns)) for e in boards
     ]
     by_hand = [serializers.entry_row(row) for row in rows]
     assert by_hand == [serializers.entry_row(e) for e in boards]
     assert by_hand == [serializers.entry_row(e) for e in race.entries.order_by("pk")]
     assert [row["status"] for row in by_hand] == ["playing", "gave_up", "playing"]
     assert by_hand[0]["progress"] > 0 and by_hand[2]["cpu"] == "sharp"
+    assert by_hand[2]["cpu_number"] == 1
 
 
 def _standing(board) -> tuple:

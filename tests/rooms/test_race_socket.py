@@ -4,6 +4,7 @@ import asyncio
 import json
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
@@ -118,6 +119,26 @@ async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
     standings = await bo.next("standings")
     row = next(r for r in standings["standings"] if r["nickname"] == "Ana")
     assert row["progress"] == 2 * 100 // len(deal_for(entry.code).faces)
+    await close_all(sockets)
+
+
+async def test_a_pair_is_answered_while_every_other_socket_thread_is_busy():
+    # Sockets opening by the dozen (an arena starting its races) fill the loop's default
+    # worker threads; a running race's pairs have threads of their own (the play lane).
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, _bo = sockets
+    await go_race(sockets)
+    entry = await db(Entry.objects.get)(seat__player=players[0])
+    i, j = first_plan_pair(entry)
+    loop, freed = asyncio.get_running_loop(), threading.Event()
+    loop.set_default_executor(ThreadPoolExecutor(1))
+    busy = loop.run_in_executor(None, freed.wait, 30)
+    try:
+        ack = await asyncio.wait_for(ana.ask(type="move", tiles=[i, j], n=0), 5)
+    finally:
+        freed.set()
+        await busy
+    assert ack["pairs_removed"] == 1
     await close_all(sockets)
 
 

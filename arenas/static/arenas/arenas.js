@@ -9,3 +9,11 @@ function tick() {
 }
 tick();
 setInterval(tick, 1000);
+
+// A refused arena: the page came back at its form; the keyboard and a screen reader go
+// to the reason, which is put in view.
+const refused = document.getElementById("arena-error");
+if (refused) {
+  refused.focus({ preventScroll: true });
+  refused.scrollIntoView({ block: "center" });
+}

@@ -12,7 +12,9 @@ async function showParts() {
     ...Object.entries(report.parts).map(([name, part]) => {
       const item = document.createElement("li");
       item.className = part.ok ? "up" : "down";
-      item.textContent = `${name}: ${part.ok ? T.up : T.down} (${part.ms} ms)` +
+      // A part /healthz has and the page has no word for keeps its key.
+      const label = (T.parts && T.parts[name]) || name;
+      item.textContent = `${label}: ${part.ok ? T.up : T.down} (${part.ms} ms)` +
         (part.error ? ` — ${part.error}` : "");
       return item;
     }),

@@ -98,19 +98,32 @@ function setupSkipLink() {
 }
 
 // --- a table wider than its box scrolls inside it: then the box takes the keyboard too
-// (arrows scroll it), so it is a tab stop only while it has something to scroll to.
+// (arrows scroll it), so it is a tab stop only while it has something to scroll to; and
+// data-more names the edges ("start", "end") past which there is more, which site.css
+// fades out: the cue that the table goes on.
 function setupScrollers() {
   const boxes = document.querySelectorAll(".table-scroll, .daily-best ol");
-  if (!boxes.length || !window.ResizeObserver) return;
+  if (!boxes.length) return;
   const mark = (box) => {
-    if (box.scrollWidth > box.clientWidth + 1) box.tabIndex = 0;
+    const more = box.scrollWidth > box.clientWidth + 1;
+    if (more) box.tabIndex = 0;
     else box.removeAttribute("tabindex");
+    const left = Math.abs(box.scrollLeft);
+    const edges = [];
+    if (more && left > 1) edges.push("start");
+    if (more && left + box.clientWidth < box.scrollWidth - 1) edges.push("end");
+    if (edges.length) box.dataset.more = edges.join(" ");
+    else delete box.dataset.more;
   };
+  boxes.forEach((box) => {
+    mark(box);
+    box.addEventListener("scroll", () => mark(box), { passive: true });
+  });
+  if (!window.ResizeObserver) return;
   const watch = new ResizeObserver((entries) => entries.forEach((entry) => mark(entry.target.closest(".table-scroll, .daily-best ol") || entry.target)));
   boxes.forEach((box) => {
     watch.observe(box);
     if (box.firstElementChild) watch.observe(box.firstElementChild);
-    mark(box);
   });
 }
 

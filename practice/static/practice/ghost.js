@@ -23,9 +23,13 @@ export function ghostProgress(ghost, ms) {
 
 export const ghostDone = (ghost, ms) => ghost.finished_ms !== null && ms >= ghost.finished_ms;
 
-// "Ana's ghost, best 2:14".
+// A word of the page for this ghost: the player's own board's ghost is "your ghost"
+// (T.ghost_row_own), anyone else's is named ("Ana's ghost").
+const said = (T, ghost, key) => (ghost.own && T[`${key}_own`]) || T[key];
+
+// "Ana's ghost, best 2:14"; "Your ghost, best 2:14".
 export function ghostLabel(T, ghost, formatTime) {
-  return T.ghost_row.replace("{name}", ghost.nickname).replace("{time}", formatTime(ghost.finished_ms));
+  return said(T, ghost, "ghost_row").replace("{name}", ghost.nickname).replace("{time}", formatTime(ghost.finished_ms));
 }
 
 // A gap in seconds as a player reads it: whole seconds from 10 s, tenths below.
@@ -38,8 +42,8 @@ export function gapSeconds(ms, lang = "en") {
 // The end of the race: "You beat the ghost by 12 s" or "The ghost was 8 s faster".
 export function endSentence(T, ghost, myMs, lang = "en") {
   const gap = ghost.finished_ms - myMs; // > 0: the player was faster
-  if (Math.round(Math.abs(gap) / 100) === 0) return T.ghost_tie; // within a twentieth of a second
-  const text = gap > 0 ? T.ghost_beaten : T.ghost_faster;
+  if (Math.round(Math.abs(gap) / 100) === 0) return said(T, ghost, "ghost_tie"); // within a twentieth of a second
+  const text = said(T, ghost, gap > 0 ? "ghost_beaten" : "ghost_faster");
   return text.replace("{s}", gapSeconds(gap, lang));
 }
 

@@ -198,7 +198,7 @@ function setPaused(paused) {
   if (paused) board.clearHints();
   $("paused-cover").hidden = !paused;
   $("pause").setAttribute("aria-pressed", String(paused));
-  $("pause").textContent = paused ? T.resume : T.pause;
+  $("pause").querySelector(".label").textContent = paused ? T.resume : T.pause;
 }
 
 // `leaving`: the pause of a page being hidden or left (not a click).

@@ -187,7 +187,7 @@ const isMyReturn = (s, m) => m.type === "stand_in" && m.seat === s.snap.you && !
 
 // The standings' stand-ins, told once each.
 function noteRows(s) {
-  for (const row of currentRows(s)) s = noteStandIn(s, row.seat, row.nickname, row.stand_in);
+  for (const row of currentRows(s)) s = noteStandIn(s, row.seat, seatName(s.T, row), row.stand_in);
   return s;
 }
 
@@ -360,7 +360,7 @@ const HANDLERS = {
     }
     return s;
   },
-  stand_in: (s, m) => noteStandIn(s, m.seat, m.nickname, m.on, m.pairs),
+  stand_in: (s, m) => noteStandIn(s, m.seat, seatName(s.T, m), m.on, m.pairs),
   watchers: (s, m) => ({ ...s, watchers: m.count }), // sockets without a seat watching the room
   hint: (s, m) => withEffect({ ...s, hintsLeft: m.hints_left }, { board: "highlight", pair: m.pair }),
   shuffled: (s, m) => {
@@ -386,7 +386,7 @@ const HANDLERS = {
 
 function receive(s, message) {
   if (message.v !== undefined && !["snapshot", "standings"].includes(message.type)) {
-    if (message.v <= s.version && isMyReturn(s, message)) s = noteStandIn(s, message.seat, message.nickname, false, message.pairs);
+    if (message.v <= s.version && isMyReturn(s, message)) s = noteStandIn(s, message.seat, seatName(s.T, message), false, message.pairs);
     if (message.v <= s.version) return s; // sent before the snapshot that already holds it
     if (message.v !== s.version + 1) return send(s, { type: "snapshot" });
     s = { ...s, version: message.v };
@@ -456,4 +456,17 @@ export function ordinal(T, lang, n) {
   const patterns = T.ordinals || {};
   const category = new Intl.PluralRules(lang, { type: "ordinal" }).select(n);
   return (patterns[category] || patterns.other || "{n}").replace("{n}", n);
+}
+
+// A seat's name as this page shows it: a player's nickname, a CPU seat's made from its
+// number and level in the page's language (T.cpu_names: "CPU {n} (Constante)"), a player
+// who chose no name from their number (T.guest_name: "Jugador {n}"). Events are encoded
+// once for every socket of the room, whatever each reader's language, so they carry the
+// CPU's `cpu` level and `cpu_number` and the nameless player's `guest_number`, never a
+// translated name.
+export function seatName(T, row) {
+  const names = T.cpu_names || {};
+  if (row.cpu && row.cpu_number && names[row.cpu]) return names[row.cpu].replace("{n}", row.cpu_number);
+  if (row.guest_number && T.guest_name) return T.guest_name.replace("{n}", row.guest_number);
+  return row.nickname;
 }

@@ -5,7 +5,7 @@
 import { formatTime } from "../mahjong/rules.js";
 import {
   acting, aliveCount, blocked, COVERED, currentRows, isOwner, keptCount, ordinal, phaseOf, placed, progress,
-  seated, serverNow, stillPlaying, watching,
+  seatName, seated, serverNow, stillPlaying, watching,
 } from "./race_state.js";
 
 const $ = (id) => document.getElementById(id);
@@ -115,7 +115,7 @@ function seatLabel(s, seat) {
   if (seat.id === s.snap.room.owner_seat) tags.push(T.tag_owner);
   if (seat.id === s.snap.you) tags.push(T.tag_you);
   if (s.snap.room.offer_at && !seat.cpu) tags.push(seat.ready ? T.ready_yes : T.ready_no);
-  const name = seat.rating ? `${seat.nickname} ${seat.rating}` : seat.nickname; // ranked: "Ana 1500?"
+  const name = seatName(T, seat) + (seat.rating ? ` ${seat.rating}` : ""); // ranked: "Ana 1500?"
   return tags.length ? `${name} (${tags.join(", ")})` : name;
 }
 
@@ -139,7 +139,7 @@ function showLobby(view, s, phase) {
       remove.type = "button";
       remove.textContent = "✕";
       remove.dataset.removeSeat = seat.id;
-      remove.setAttribute("aria-label", T.remove_seat.replace("{name}", seat.nickname));
+      remove.setAttribute("aria-label", T.remove_seat.replace("{name}", seatName(T, seat)));
       item.append(" ", remove);
     }
     return item;
@@ -217,7 +217,7 @@ function showReadyCheck(s, phase) {
     $("ready-list").dataset.drawn = key;
     $("ready-list").replaceChildren(...humans.map((seat) => {
       const item = document.createElement("li");
-      item.textContent = `${seat.nickname}: ${seat.ready ? T.ready_yes : T.ready_no}`;
+      item.textContent = `${seatName(T, seat)}: ${seat.ready ? T.ready_yes : T.ready_no}`;
       item.className = seat.ready ? "ready" : "waiting";
       return item;
     }));
@@ -241,7 +241,7 @@ function showReadyCheck(s, phase) {
 // --- the race -------------------------------------------------------------------------
 // "Bo (CPU standing in)" while a CPU plays an away player's board; "Bo 1500?" ranked.
 function shownName(s, row, rating = (s.snap.room.seats.find((seat) => seat.id === row.seat) || {}).rating) {
-  const name = rating ? `${row.nickname} ${rating}` : row.nickname;
+  const name = seatName(s.T, row) + (rating ? ` ${rating}` : "");
   return row.stand_in ? `${name} (${s.T.stand_in})` : name;
 }
 
@@ -296,7 +296,7 @@ function showStandings(view, s, phase, isWatching) {
       const bar = document.createElement("progress");
       bar.max = 100;
       bar.value = row.progress;
-      bar.setAttribute("aria-label", `${row.nickname} ${row.progress}%`);
+      bar.setAttribute("aria-label", `${seatName(T, row)} ${row.progress}%`);
       const state = document.createElement("span");
       state.className = `state ${row.status}`;
       state.textContent = standingLabel(s, row);
@@ -337,18 +337,19 @@ function showResults(view, s) {
     if (row.cpu_pairs) name += ` — ${T.cpu_help.replace("{n}", row.cpu_pairs).replace("{total}", row.pairs)}`;
     const cells = [row.place, name, time, `${row.progress}%`, row.hints_used, row.shuffles_used, pointsText(row.points)];
     if (ranked) cells.push(row.rating_from ? `${row.rating_from} → ${row.rating_to} (${signed(row.rating_change)})` : signed(row.rating_change));
-    for (const text of cells) {
+    cells.forEach((text, k) => {
       const td = document.createElement("td");
       td.textContent = text;
+      if (NUMBER_COLUMNS.includes(k)) td.className = "num"; // site.css: right-aligned, unbroken
       tr.append(td);
-    }
+    });
     if (row.seat === s.snap.you) tr.classList.add("me");
     return tr;
   }));
   $("room-table").replaceChildren(...(s.snap.table || []).map((row) => {
     const item = document.createElement("li");
     const line = Number(row.points) === 1 ? T.points_line_one : T.points_line;
-    item.textContent = line.replace("{name}", row.nickname).replace("{points}", pointsText(row.points));
+    item.textContent = line.replace("{name}", seatName(T, row)).replace("{points}", pointsText(row.points));
     return item;
   }));
   showHistory(view, s);
@@ -389,6 +390,9 @@ function showHistory(view, s) {
   }));
 }
 
+// The results' columns that hold a number: place, cleared, hints, shuffles, points.
+const NUMBER_COLUMNS = [0, 3, 4, 5, 6];
+
 // Progress over time: minutes along the bottom, names at the right kept apart.
 function drawChart(s, results) {
   const svg = $("progress-chart");
@@ -425,9 +429,9 @@ function drawChart(s, results) {
     const poly = make("polyline", { points: points.join(" "), fill: "none" });
     poly.style.stroke = color; // inline: beats the site's .chart rule
     poly.style.strokeWidth = row.seat === s.snap.you ? "3" : "1.6";
-    poly.append(make("title", {}, row.nickname));
+    poly.append(make("title", {}, seatName(s.T, row)));
     parts.push(poly);
-    labels.push({ y: y(line[line.length - 1][1]), name: row.nickname, color });
+    labels.push({ y: y(line[line.length - 1][1]), name: seatName(s.T, row), color });
   });
   // Names sorted by height and pushed apart so none overlaps another.
   labels.sort((a, b) => a.y - b.y);
@@ -435,8 +439,10 @@ function drawChart(s, results) {
   for (const label of labels) {
     label.y = Math.max(label.y, last + 12);
     last = label.y;
+    // 18 characters of 11 px text fit the 124 px beside the chart: a CPU's Spanish name
+    // ("CPU 1 (Constante)", 17) whole.
     const text = make("text", { x: right + 6, y: (label.y + 4).toFixed(1), class: "name" },
-      label.name.length > 16 ? `${label.name.slice(0, 15)}…` : label.name);
+      label.name.length > 18 ? `${label.name.slice(0, 17)}…` : label.name);
     text.style.fill = label.color;
     parts.push(text);
   }

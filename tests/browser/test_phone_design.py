@@ -1,0 +1,353 @@
+"""The screenshot review's defects (issue 32), each measured where a player would see it,
+on a 390 px phone unless said: tables that show their last column or fade at the edge
+they scroll to, finger-sized rows for checkboxes, summaries and listed links, a chart's
+scale that stays readable, one side margin, one-row toolbars whose icons are captioned,
+a leaders strip that keeps each player whole, a paused cover that reads, the main
+action as the primary button, one table heading style, layout names unbroken."""
+
+import re
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import expect
+
+from accounts.models import Player
+from records.leaderboards import daily_code, today
+from rooms import sweeper
+from rooms.lobby import actions as lobby
+from rooms.race import actions as races
+from rooms.race import end as race_end
+from rooms.ranked import actions as ranked
+from tests.arenas.arena_helpers import new_arena
+from tests.browser.browser_helpers import DESKTOP, PHONE, open_game, page_for, server_side
+from tests.browser.test_board_phone import toolbar_rows
+from tests.browser.test_race_screens import luminance, rgba
+from tests.browser.test_site_map import wide_data
+from tests.rooms.rooms_helpers import room_with
+
+pytestmark = pytest.mark.usefixtures("fresh_check_counts", "fresh_deal_caches")
+
+# Each table box: its last column inside the box, or the box scrolls and fades at its end
+# (and scrolled to its end, the last column shows and the fade has gone).
+TABLES = """async () => {
+    const frame = () => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50)));
+    await frame();  // as drawn: the boxes' marks follow their sizes at the next frame
+    const out = [];
+    for (const box of document.querySelectorAll(".table-scroll")) {
+        if (!box.checkVisibility()) continue;
+        const table = box.querySelector("table");
+        const last = table.querySelector("tr:first-child > :last-child:not([hidden])")
+            || [...table.querySelectorAll("tr:first-child > :not([hidden])")].pop();
+        const name = table.id || table.className || "table";
+        const right = (el) => el.getBoundingClientRect().right;
+        const inside = (el) => right(el) <= right(box) + 1;
+        if (inside(last)) continue;
+        const mask = getComputedStyle(box).maskImage || getComputedStyle(box).webkitMaskImage;
+        if (!(box.dataset.more || "").includes("end") || mask === "none") {
+            out.push(`${name}: last column cut, no cue`);
+            continue;
+        }
+        box.scrollLeft = box.scrollWidth;
+        await frame();
+        if (!inside(last)) out.push(`${name}: last column out of reach`);
+        if ((box.dataset.more || "").includes("end")) out.push(`${name}: still fades at its end`);
+    }
+    return out;
+}"""
+
+
+def ranked_results_room() -> tuple[str, Player]:
+    players = [Player.objects.create() for _ in range(2)]
+    for player, name in zip(players, ("Ana", "Bartholomew-Featherstone"), strict=True):
+        ranked.join_queue(player, "beginner", name)
+    (code,) = ranked.form_groups("beginner")
+    race_end.end_race_by_staff(code)
+    return code, players[1]
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_on_a_phone_every_table_shows_its_last_column_or_fades_where_it_scrolls(
+    asgi_server, new_device, settings, lang
+):
+    settings.DEBUG = True  # /style/
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    settings.RANKED_WAIT_SECONDS = 0
+    data = server_side(wide_data)
+    code, bo = server_side(ranked_results_room)
+    page = page_for(new_device, asgi_server, data["player"], PHONE, lang)
+    cut = {}
+    for path in (
+        "/records/",
+        "/me/",
+        f"/players/{data['player'].pk}/",
+        "/leaderboards/",
+        "/style/",
+    ):
+        page.goto(f"{asgi_server.url}{path}")
+        page.wait_for_load_state("networkidle")
+        if found := page.evaluate(TABLES):
+            cut[path] = found
+    page = page_for(new_device, asgi_server, bo, PHONE, lang)
+    page.goto(f"{asgi_server.url}/rooms/{code}/")
+    expect(page.locator("#rating-head")).to_be_visible()
+    expect(page.locator("#results-rows tr")).to_have_count(2)
+    if found := page.evaluate(TABLES):
+        cut["ranked results"] = found
+    assert cut == {}
+
+
+# A finger's rows: a checkbox's or radio's label, a <summary>, a link that is a list's
+# item or a card's action (not a link inside a sentence), a link in a table's cell.
+SMALL_ROWS = """() => [...document.querySelectorAll(
+        "label:has(> input[type=checkbox]), label:has(> input[type=radio]), summary, "
+        + "li > a:first-child, .panel-link > a, .ed-links > a, td a")]
+    .filter((el) => el.checkVisibility() && !el.closest(".site-header, .board"))
+    .map((el) => [el.textContent.trim().slice(0, 24), el.getBoundingClientRect().height])
+    .filter(([, height]) => height < 44)
+    .map(([name, height]) => `${name}: ${Math.round(height)} px`)"""
+
+
+def test_on_a_phone_every_checkbox_label_summary_and_listed_link_is_a_44_px_row(
+    asgi_server, new_device, settings
+):
+    data = server_side(wide_data)
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    arena = server_side(new_arena, name="Evening sprint", public=True)
+    page = page_for(new_device, asgi_server, data["player"], PHONE)
+    small = {}
+    paths = [
+        "/",
+        "/rooms/",
+        "/play/daily/",
+        "/layouts/edit/",
+        "/leaderboards/",
+        "/records/",
+        "/arenas/",
+        f"/arenas/{arena.code}/",
+        "/replays/race/1/",
+    ]
+    paths[-1] = next(p for p in data["paths"] if p.startswith("/replays/race/"))
+    for path in paths:
+        page.goto(f"{asgi_server.url}{path}")
+        page.wait_for_load_state("networkidle")
+        if found := page.evaluate(SMALL_ROWS):
+            small[path] = found
+    owner = page_for(new_device, asgi_server, ana, PHONE)
+    owner.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(owner.locator("#owner-tools")).to_be_visible()
+    owner.locator("#layout-rule summary").click()
+    if found := owner.evaluate(SMALL_ROWS):
+        small["room lobby"] = found
+    assert small == {}
+
+
+# Every text of an SVG chart as drawn: its font size times the picture's scale; and the
+# HTML numbers over a chart's corners.
+CHART_TEXT = """() => {
+    const sizes = [];
+    for (const svg of document.querySelectorAll("svg.chart, .chart svg")) {
+        if (!svg.checkVisibility()) continue;
+        const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+        for (const text of svg.querySelectorAll("text")) {
+            sizes.push([text.textContent, parseFloat(getComputedStyle(text).fontSize) * scale]);
+        }
+    }
+    for (const label of document.querySelectorAll(".line-chart :is(.chart-high, .chart-low)")) {
+        sizes.push([label.textContent, parseFloat(getComputedStyle(label).fontSize)]);
+    }
+    return sizes;
+}"""
+
+
+def test_on_a_phone_the_charts_axis_numbers_read_at_11_px_or_more(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    settings.RANKED_WAIT_SECONDS = 0
+    data = server_side(wide_data)
+    code, bo = server_side(ranked_results_room)
+    page = page_for(new_device, asgi_server, bo, PHONE)
+    page.goto(f"{asgi_server.url}/players/{bo.pk}/")
+    rating = page.evaluate(CHART_TEXT)
+    assert len(rating) == 2  # the rating chart's highest and lowest
+    page.goto(f"{asgi_server.url}/rooms/{code}/")
+    expect(page.locator("#progress-chart text").first).to_be_attached()
+    progress = page.evaluate(CHART_TEXT)
+    assert data and [size for size in rating + progress if size[1] < 11] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_on_a_phone_every_page_keeps_the_same_side_margin_for_its_words(
+    asgi_server, new_device, settings, lang
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    data = server_side(wide_data)
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    page = page_for(new_device, asgi_server, ana, PHONE, lang)
+    lefts = {}
+    replays = [p for p in data["paths"] if p.startswith("/replays/")]
+    for path in ["/", "/rooms/", "/learn/", "/layouts/edit/", *replays]:
+        page.goto(f"{asgi_server.url}{path}")
+        page.wait_for_load_state("networkidle")
+        lefts[path] = round(page.locator("main h1").first.bounding_box()["x"])
+        if path == "/layouts/edit/":  # and the editor's tools end at the right-hand gutter
+            tools = page.locator(".ed-tools > *").evaluate_all(
+                "(groups) => Math.max(...groups.map((g) => g.getBoundingClientRect().right))"
+            )
+            assert tools <= PHONE["width"] - 16 + 0.5, f"the editor's tools end at {tools} px"
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    lefts["room"] = round(page.locator("main h1").first.bounding_box()["x"])
+    server_side(races.start_race, ana, room.code, seed=3)
+    expect(page.locator(".tile[data-face]").first).to_be_visible()
+    lefts["race toolbar"] = round(page.locator("#play-area .toolbar").bounding_box()["x"])
+    page.goto(f"{asgi_server.url}/play/")
+    expect(page.locator(".tile").first).to_be_attached()
+    lefts["practice toolbar"] = round(page.locator(".toolbar").bounding_box()["x"])
+    assert set(lefts.values()) == {16}, lefts
+
+
+def test_on_a_phone_the_race_toolbar_is_one_row_of_captioned_icons_and_the_leaders_stay_whole(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    room, (ana, bo, cy) = server_side(room_with, "Ana", "Bo", "Cyrielle-Longname")
+    race = server_side(races.start_race, ana, room.code, seed=3)
+    for lang, words in (
+        ("en", ["Hint", "Give up", "Numbers"]),
+        ("es", ["Pista", "Abandonar", "Números"]),
+    ):
+        page = page_for(new_device, asgi_server, ana, PHONE, lang)
+        page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+        expect(page.locator(".tile[data-face]").first).to_be_visible()
+        if lang == "en":  # Bo and Cyrielle away: stand-ins named on the strip
+            later = race.go_at + timedelta(seconds=31)
+            for player in (ana,):
+                seat = server_side(lambda p=player: room.seats.get(player=p).pk)
+                server_side(lobby.seat_seen, seat, now=later)
+            server_side(sweeper.sweep, now=later)
+            expect(page.locator("#leaders")).to_contain_text("CPU standing in")
+        assert toolbar_rows(page) == 1
+        for word in words:
+            button = page.get_by_role("button", name=re.compile(f"^{word}"))
+            expect(button).to_be_visible()  # the accessible name is the word
+            caption = button.locator(".label")
+            expect(caption).to_be_visible()  # and the word shows, under the icon
+            shown = caption.bounding_box()
+            assert shown["height"] >= 11 and shown["width"] >= 2 * len(word)  # not clipped away
+            assert caption.evaluate("(el) => parseFloat(getComputedStyle(el).fontSize)") >= 11
+        box = page.locator("#race-page, .race-page").first.bounding_box()
+        assert box["width"] <= PHONE["width"]
+        lines = page.locator("#leaders li").evaluate_all(
+            """(items) => items.map((li) => li.getBoundingClientRect().height
+                  / parseFloat(getComputedStyle(li).lineHeight || 20))"""
+        )
+        assert lines and max(lines) < 1.5, "a player's entry wraps inside itself"
+
+
+def test_on_a_phone_the_practice_toolbar_is_one_row_online_and_offline(asgi_server, new_device):
+    from tests.browser.browser_helpers import tile
+    from tests.browser.test_offline_browser import controlled, plan_of
+
+    for lang in ("en", "es"):
+        page = page_for(new_device, asgi_server, server_side(Player.objects.create), PHONE, lang)
+        code = daily_code(today())
+        open_game(asgi_server, page, code)
+        assert toolbar_rows(page) == 1
+        controlled(page)
+        page.context.set_offline(True)
+        for index in plan_of(code)[0]:
+            tile(page, code, index).click()
+        expect(page.locator("#connection")).to_be_visible()
+        assert toolbar_rows(page) == 1
+        # Within the gutters, each caption whole inside its button.
+        assert (
+            page.locator(".toolbar").evaluate(
+                """(bar) => Math.max(...[...bar.children].filter((el) => el.checkVisibility())
+                .map((el) => el.getBoundingClientRect().right))"""
+            )
+            <= PHONE["width"] - 16 + 0.5
+        )
+        clipped = page.locator(".toolbar .tool-captioned").evaluate_all(
+            """(buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth + 1)
+                .map((b) => b.textContent.trim())"""
+        )
+        assert clipped == []
+        page.context.set_offline(False)
+
+
+def test_the_paused_cover_reads_at_4_5_to_1_over_the_lightest_board(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, server_side(Player.objects.create), DESKTOP)
+    open_game(asgi_server, page, daily_code(today()))
+    page.get_by_role("button", name="Pause").click()
+    cover = page.locator("#paused-cover")
+    expect(cover).to_be_visible()
+    color, background = cover.evaluate(
+        "el => [getComputedStyle(el).color, getComputedStyle(el).backgroundColor]"
+    )
+    *rgb, alpha = rgba(background)
+    behind = [alpha * c + (1 - alpha) * 255 for c in rgb]  # over white, lighter than any board
+    lighter, darker = sorted((luminance(rgba(color)[:3]), luminance(behind)), reverse=True)
+    assert (lighter + 0.05) / (darker + 0.05) >= 4.5
+
+
+def test_the_lobbys_start_and_queue_again_are_the_strongest_buttons_on_screen(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    settings.RANKED_WAIT_SECONDS = 0
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    code, player = server_side(ranked_results_room)
+    looks = {}
+    page = page_for(new_device, asgi_server, ana)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    looks["start"] = page.locator("#start")
+    looks["add a CPU"] = page.locator("#add-cpu")
+    style = """(el) => { const s = getComputedStyle(el);
+        return [s.backgroundColor, parseInt(s.fontWeight), s.color]; }"""
+    start, add = looks["start"].evaluate(style), looks["add a CPU"].evaluate(style)
+    felt = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--felt')")
+    assert start[1] >= add[1] >= 600
+    assert start[0] != add[0] and felt.strip()
+    ranked_page = page_for(new_device, asgi_server, player)
+    ranked_page.goto(f"{asgi_server.url}/rooms/{code}/")
+    again = ranked_page.get_by_role("button", name="Queue again").evaluate(style)
+    replay = ranked_page.locator("#replay-link").evaluate(style)
+    assert again[0] == start[0] and again[1] >= replay[1]
+
+
+def test_every_tables_headings_share_one_style(asgi_server, new_device, settings):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    settings.RANKED_WAIT_SECONDS = 0
+    data = server_side(wide_data)
+    code, bo = server_side(ranked_results_room)
+    style = """(ths) => ths.filter((th) => th.checkVisibility()).map((th) => {
+        const s = getComputedStyle(th);
+        return [s.textTransform, s.fontSize, s.fontWeight, s.letterSpacing].join(" "); })"""
+    page = page_for(new_device, asgi_server, data["player"])
+    seen = set()
+    for path in ("/records/", "/leaderboards/", f"/players/{data['player'].pk}/"):
+        page.goto(f"{asgi_server.url}{path}")
+        seen |= set(page.locator("thead th").evaluate_all(style))
+    page = page_for(new_device, asgi_server, bo)
+    page.goto(f"{asgi_server.url}/rooms/{code}/")
+    expect(page.locator("#results-rows tr")).to_have_count(2)
+    seen |= set(page.locator("thead th").evaluate_all(style))
+    assert len(seen) == 1, seen
+    assert next(iter(seen)).startswith("none ")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_no_layout_name_breaks_inside_a_word(asgi_server, new_device, size):
+    page = page_for(new_device, asgi_server, None, DESKTOP if size == "desktop" else PHONE)
+    page.goto(f"{asgi_server.url}/layouts/")
+    broken = page.locator(".pick .choice-label").evaluate_all(
+        """(labels) => labels.filter((label) => {
+            const words = label.textContent.trim().split(/\\s+/).length;
+            const range = document.createRange();
+            range.selectNodeContents(label);
+            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+            return lines > words;  // a line more than its words: one broke inside
+        }).map((label) => label.textContent)"""
+    )
+    assert broken == []
+    assert re.search("Checkerboard", page.locator(".picker-list").inner_text())
