@@ -60,7 +60,9 @@ def next_paint(page) -> None:
     resize. chrome.js marks a table box that scrolls as a tab stop from a
     ResizeObserver, whose callbacks run just before the next paint; axe run straight
     after set_viewport_size could read the box before that."""
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
 
 
 def findings(page, label: str, theme: str = "light") -> list[str]:
