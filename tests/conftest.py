@@ -175,6 +175,9 @@ def race_of_two_past_go(settings, transactional_db):
 
 
 def pytest_configure(config):
+    from tests import table_reset
+
+    table_reset.install()
     config.addinivalue_line(
         "markers", "countdown(seconds): the race countdown short_countdown sets instead"
     )
