@@ -133,6 +133,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.bucket = TokenBucket(RATE_PER_SECOND, BURST)
         self.last_seen = time.monotonic()  # seen as it opened
         self.go_task = None
+        self.inbox = asyncio.Queue()  # this socket's messages for the database, in order
+        self.inbox_task = asyncio.create_task(self.work_inbox())
         await self.send_first_snapshot(opened.snapshot)
         await self.count_watchers()
 
@@ -150,6 +152,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         if getattr(self, "go_task", None):
             self.go_task.cancel()
+        if hasattr(self, "inbox"):
+            self.close_inbox()
         if getattr(self, "watching", False):
             await watchers.announce(self.code, await watchers.leave(self.code, self.channel_name))
         if hasattr(self, "bucket"):
@@ -231,7 +235,35 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return await self.reply_error(None, "rate_limited", _("too many messages: slow down"))
         if text_data is None or _too_big(text_data):
             return await self.reply_error(None, "bad_message", _("send JSON text of at most 4 KB"))
-        await self.handle(messages.parse(text_data))
+        message = messages.parse(text_data)
+        kind = None if isinstance(message, messages.Refused) else messages.type_of(message)
+        if kind not in ON_LOOP:
+            self.inbox.put_nowait(message)
+            return
+        # A ping is answered here and now, even while this socket's last pair still waits
+        # for the database (away, or slow under load): a page takes a socket whose pings
+        # go unanswered for dead, and opening another is the dearest thing to ask then.
+        await self.send_json({**HANDLERS[kind](self, message), "id": message.id})
+        if self.upkeep_due():
+            self.inbox.put_nowait(UPKEEP)
+
+    async def work_inbox(self):
+        """This socket's messages that reach the database, each in turn, as they came:
+        a slow action holds up the socket's next actions, never its pings. Ends at
+        CLOSED, after the action in hand (never cancelled midway: what it committed is
+        sent when its thread is back, rooms/live/socket_db.py)."""
+        while (message := await self.inbox.get()) is not CLOSED:
+            try:
+                await (self.upkeep("ping") if message is UPKEEP else self.handle(message))
+            except Exception:  # the socket closed under an answer: CLOSED follows
+                logger.debug("room %s: an answer was not sent", self.code, exc_info=True)
+
+    def close_inbox(self):
+        """Messages not yet begun are dropped (the page sends its kept pairs again on its
+        next socket, docs/PROTOCOL.md §Reconnecting); the one in hand is finished."""
+        while not self.inbox.empty():
+            self.inbox.get_nowait()
+        self.inbox.put_nowait(CLOSED)
 
     def refusal(self, message) -> errors.RoomError | None:
         """The one place a message is refused before it reaches an action: one its schema
@@ -244,19 +276,28 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return errors.refused_error(message)
         return None
 
-    async def handle(self, message):
+    def upkeep_due(self) -> bool:
+        now = time.monotonic()
+        lease_due = self.watching and now - self.watch_renewed > SEEN_EVERY_SECONDS
+        return lease_due or (self.seat_id is not None and now - self.last_seen > SEEN_EVERY_SECONDS)
+
+    async def upkeep(self, kind: str):
+        """A watcher's lease renewed, a seat marked seen: each every few seconds at most."""
         if self.watching and time.monotonic() - self.watch_renewed > SEEN_EVERY_SECONDS:
             self.watch_renewed = time.monotonic()
             # The lease, renewed; leases that lapsed (a killed web process's sockets)
             # stop counting on every page too.
             await watchers.announce(self.code, await watchers.renew(self.code, self.channel_name))
+        if kind != "move":  # a pair stores its own time: seen then too
+            await self.mark_seen()
+
+    async def handle(self, message):
         refused = self.refusal(message)
         if refused is not None:
             return await self.reply_error(message.id, refused.code, refused.message)
         kind = messages.type_of(message)
         try:
-            if kind != "move":  # a pair stores its own time: seen then too
-                await self.mark_seen()
+            await self.upkeep(kind)
             lane = PLAY if kind in PLAYING else None  # pairs never queue behind openings
             answer = await run_action_in(lane, HANDLERS[kind], self, message)  # events sent
         except errors.RoomError as error:
@@ -371,6 +412,12 @@ def _ready(consumer, message: messages.Ready):
 
 
 SEATLESS = {"snapshot", "ping"}  # what a socket without a seat may ask
+# Handlers that read no database, answered on the event loop as the message comes (the
+# rest wait their turn in the socket's inbox): a page takes a ping answered late for a
+# dead socket, and under load or with the database away that turn can be long.
+ON_LOOP = {"ping"}
+UPKEEP = object()  # in the inbox: a ping's lease renewal and seat seen, when due
+CLOSED = object()  # in the inbox: the socket closed
 PLAYING = {"move", "shuffle", "give_up"}  # a running race's actions: the play lane
 # One handler per message type of rooms/core/messages.py
 # (tests/rooms/test_socket_schemas.py checks).

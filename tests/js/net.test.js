@@ -1,10 +1,11 @@
 // The shared network module (mahjong/static/mahjong/net.js), by Node's test runner: the
-// sorting of kept pairs after a reconnect, and the fetch queue against a real HTTP server.
+// sorting of kept pairs after a reconnect, the fetch queue against a real HTTP server, and
+// the socket's waits between tries (against a stand-in for the browser's WebSocket).
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import { test } from "node:test";
 
-import { FetchQueue, sortKept } from "./static/mahjong/net.js";
+import { FetchQueue, FIRST_RETRY_MS, LAST_RETRY_MS, ReconnectingSocket, sortKept } from "./static/mahjong/net.js";
 
 test("kept pairs: both tiles there are sent again in order, both gone were stored, half gone are refused", () => {
   const kept = [{ tiles: [0, 1], n: 0 }, { tiles: [2, 3], n: 1 }, { tiles: [4, 5], n: 2 }, { tiles: [6, 7], n: 3 }];
@@ -118,5 +119,52 @@ test("a kept call restored after a reload says it waited since it was first made
     assert.deepEqual(bodies, [{ n: 4, queued_ms: 60_000 }]);
   } finally {
     server.close();
+  }
+});
+
+// A stand-in for the browser's WebSocket: opens when told, answers when told.
+class FakeSocket {
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static made = [];
+  constructor(url) {
+    this.url = url;
+    this.readyState = FakeSocket.CONNECTING;
+    this.listeners = {};
+    this.sent = [];
+    FakeSocket.made.push(this);
+  }
+  addEventListener(type, listener) { (this.listeners[type] ||= []).push(listener); }
+  emit(type, event = {}) { (this.listeners[type] || []).forEach((listener) => listener(event)); }
+  send(text) { this.sent.push(JSON.parse(text)); }
+  close() {}
+}
+
+test("a socket that opens but is never answered waits longer before each try; an answer starts the waits again", () => {
+  globalThis.WebSocket = FakeSocket;
+  globalThis.location = { protocol: "http:", host: "example.test" };
+  const socket = new ReconnectingSocket("/ws/room/ABC/", {});
+  const opens = () => {
+    socket.connect(); // what the retry's timer would do
+    const made = FakeSocket.made.at(-1);
+    made.readyState = FakeSocket.OPEN;
+    made.emit("open");
+    return made;
+  };
+  try {
+    const waits = [];
+    for (let k = 0; k < 4; k += 1) {
+      opens(); // a busy server: the socket opens, its ping is never answered
+      socket.drop(); // found dead
+      waits.push(socket.retryMs);
+    }
+    assert.deepEqual(waits, [1000, 2000, 4000, LAST_RETRY_MS]);
+    const answered = opens();
+    answered.emit("message", { data: JSON.stringify({ type: "pong", t: 1 }) });
+    socket.drop();
+    assert.equal(socket.retryMs, 2 * FIRST_RETRY_MS); // from the first again, then doubled
+    assert.equal(answered.sent[0].type, "ping"); // a new socket asks at once
+  } finally {
+    clearTimeout(socket.retryTimer);
   }
 });

@@ -149,6 +149,22 @@ test("pairs made while the link is down are kept and sent again, one at a time, 
   assert.equal(s.link, "up");
 });
 
+test("a snapshot read before a kept pair sent again was taken keeps it off the board, and the next counts on", () => {
+  let s = upPage();
+  s = reduce(s, { type: "lost", code: 1006, now: T0 + 100 });
+  s = reduce(s, { type: "pair", tiles: [0, 3], now: T0 + 200 });
+  s = reduce(s, { type: "pair", tiles: [1, 2], now: T0 + 250 });
+  s = reduce(s, { type: "opened", now: T0 + 300 });
+  s = message(s, snapshot({ at: T0 + 300 }), T0 + 300); // sorted: both go again, one at a time
+  assert.deepEqual(s.effects.find((e) => e.move).move, { type: "move", tiles: [0, 3], n: 0, id: "pair-0" });
+  // A snapshot asked for meanwhile, read before the server took pair-0, comes before its ack.
+  s = message(s, snapshot({ at: T0 + 400 }), T0 + 400);
+  assert.deepEqual(s.board.alive, [false, true, true, false]);
+  assert.equal(s.pairsRemoved, 1);
+  s = message(s, { type: "ack", id: "pair-0", pairs_removed: 1, status: "playing" }, T0 + 800);
+  assert.deepEqual(s.effects.find((e) => e.move).move, { type: "move", tiles: [1, 2], n: 1, id: "pair-1" });
+});
+
 test("a kept pair the server can no longer take is dropped and the player told once the cover lifts", () => {
   let s = upPage();
   s = reduce(s, { type: "lost", code: 1006, now: T0 + 100 });

@@ -16,6 +16,7 @@ from infra import redis_async
 from rooms import consumers
 from rooms.core.boards import deal_for, position_of
 from rooms.live import standings_feed
+from rooms.live.socket_db import PLAY
 from rooms.lobby import actions as lobby
 from rooms.models import Entry
 from rooms.race import actions as races
@@ -139,6 +140,34 @@ async def test_a_pair_is_answered_while_every_other_socket_thread_is_busy():
         freed.set()
         await busy
     assert ack["pairs_removed"] == 1
+    await close_all(sockets)
+
+
+async def test_a_ping_is_answered_while_the_sockets_last_pair_still_waits_for_the_database(
+    settings,
+):
+    # A page takes a ping unanswered for 5 s for a dead socket and opens another, the
+    # dearest thing a busy server can be asked. So a ping never waits for a thread, nor
+    # for the socket's own pair in flight (the database away or slow); the pair is
+    # answered once the database is back, and nothing it sent is lost.
+    room, players, sockets = await seated("Ana", "Bo")
+    ana, _bo = sockets
+    await go_race(sockets)
+    entry = await db(Entry.objects.get)(seat__player=players[0])
+    i, j = first_plan_pair(entry)
+    loop, freed = asyncio.get_running_loop(), threading.Event()
+    loop.set_default_executor(ThreadPoolExecutor(1))
+    settings.SOCKET_PLAY_THREADS = 1  # this loop's play lane: one thread, held below
+    held = [loop.run_in_executor(pool, freed.wait, 30) for pool in (None, PLAY.executor())]
+    try:
+        await ana.send(type="move", tiles=[i, j], n=0, id=7)  # queued behind the held thread
+        pong = await asyncio.wait_for(ana.ask(type="ping", t=5), 5)
+    finally:
+        freed.set()
+        await asyncio.gather(*held)
+    assert pong["type"] == "pong" and pong["t"] == 5
+    ack = await ana.next("ack")
+    assert ack["id"] == 7 and ack["pairs_removed"] == 1
     await close_all(sockets)
 
 

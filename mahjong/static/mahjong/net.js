@@ -60,7 +60,6 @@ export class ReconnectingSocket {
     this.openedAt = Date.now();
     ws.addEventListener("open", () => {
       if (ws !== this.socket) return; // a socket this page gave up on
-      this.retryMs = FIRST_RETRY_MS;
       const first = !this.opened;
       this.opened = true;
       this.hooks.onOpen(first);
@@ -71,6 +70,10 @@ export class ReconnectingSocket {
     });
     ws.addEventListener("message", (event) => {
       if (ws !== this.socket) return;
+      // The wait before the next try starts again from the first only once the server
+      // answers: a socket that opens on a server too busy to answer, and is dropped as
+      // dead, waits longer each time instead of asking again at once.
+      this.retryMs = FIRST_RETRY_MS;
       this.lastHeard = Date.now();
       this.probeAt = 0;
       this.hooks.onMessage(JSON.parse(event.data));

@@ -94,7 +94,8 @@ const socket = new ReconnectingSocket(`/ws/rooms/${root.dataset.code}/`, {
   // A pair unanswered, or a new socket that has not yet sent its snapshot: is it alive?
   awaiting: (now) => store.state.link === "resync" ||
     (store.state.link === "up" && store.state.pending.length > 0 && now - store.state.lastPairAt > ACK_WAIT_MS),
-  resyncing: () => store.state.link === "resync",
+  // Its first snapshot still missing (once it came, the kept pairs are sorted: resend).
+  resyncing: () => store.state.link === "resync" && store.state.resend === null,
 });
 const send = (message) => socket.send(message);
 

@@ -263,9 +263,12 @@ function applySnapshot(s, m) {
   // On a live socket, pairs sent and not yet answered that the snapshot does not hold
   // (it was read before the server took them) are still on their way: their tiles stay
   // off the board and their answers still count. A refused one brings its own snapshot.
-  const onTheirWay = s.link === "up" && entry && m.race && raceNumber(s) === m.race.number
+  // So too for a kept pair sent again in a resync (a snapshot asked for meanwhile can
+  // come between it and its answer); kept pairs not yet sorted are the resync's to sort.
+  const live = s.link === "up" || resending(s);
+  const onTheirWay = live && entry && m.race && raceNumber(s) === m.race.number
     ? s.pending.filter((p) => p.n >= entry.pairs_removed) : [];
-  if (s.link === "up") s = { ...s, pending: onTheirWay };
+  if (live) s = { ...s, pending: onTheirWay };
   s = { ...s, snap: m, snapRace: m.race ? m.race.number : null, offset: at(m.server_now) - s.now,
     myStatus: entry ? entry.status : null, myFinishMs: entry ? entry.finished_ms : null };
   if (entry) {
