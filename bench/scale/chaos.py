@@ -292,7 +292,7 @@ class Sock:
             reason = await self.session()
             self.open_since = None
             if not self.chaos.stopping:
-                self.drop = [time.time(), None, self.name, self.server]
+                self.drop = [time.time(), None, self.name, self.server, reason]
                 self.chaos.drops.append(self.drop)
                 self.chaos.drop_reasons[reason] += 1
             await self.abort()
@@ -587,7 +587,7 @@ class Chaos:
         self.ledger = judge.Ledger()
         self.silence = judge.Silence(args.stuck_after)  # no event for so long: stuck
         self.late = judge.Silence(EVENT_WITHIN)  # not within the promised few seconds
-        self.drops = []  # (dropped at, back at or None, socket, server it was on)
+        self.drops = []  # (dropped at, back at or None, socket, server it was on, why)
         self.drop_reasons = collections.Counter()
         self.sockets_on = collections.Counter()
         self.errors = collections.Counter()
@@ -702,7 +702,7 @@ class Chaos:
         first = windows[0].start if windows else self.ended
         quiet = self.row(before, first, lost, doubled)
         races = Race.objects.filter(room__code__in=codes)
-        back = [b - d for d, b, _, _ in self.drops if b is not None]
+        back = [b - d for d, b, *_ in self.drops if b is not None]
         total = {
             "minutes": self.args.minutes,
             "seed": self.args.seed,
@@ -727,9 +727,7 @@ class Chaos:
             "acknowledged pairs lost": len(lost),
             "doubled": len(doubled),
             "socket drops": len(self.drops),
-            "sockets never back": sum(
-                b is None and d < self.ended - 30 for d, b, _, _ in self.drops
-            ),
+            "sockets never back": sum(b is None and d < self.ended - 30 for d, b, *_ in self.drops),
             "drops by reason": dict(self.drop_reasons),
             "drop to back, s, p50 / max": (
                 f"{judge.percentile(back, 50):.1f} / {max(back, default=0):.1f}"
@@ -751,7 +749,7 @@ class Chaos:
         # (a socket still reconnecting in the run's last 30 s is not judged)
         drops = [
             (d, b)
-            for d, b, _, _ in self.drops
+            for d, b, *_ in self.drops
             if fault.start <= d < until and (b is not None or d < self.ended - 30)
         ]
         after = [(b - fault.returned) if b is not None else float("inf") for _, b in drops]
