@@ -244,7 +244,17 @@ def test_on_a_phone_the_race_toolbar_is_one_row_of_captioned_icons_and_the_leade
         assert lines and max(lines) < 1.5, "a player's entry wraps inside itself"
 
 
-def test_on_a_phone_the_practice_toolbar_is_one_row_online_and_offline(asgi_server, new_device):
+def toolbar_right(page) -> float:
+    """Where the toolbar's last shown part ends."""
+    return page.locator(".toolbar").evaluate(
+        """(bar) => Math.max(...[...bar.children].filter((el) => el.checkVisibility())
+        .map((el) => el.getBoundingClientRect().right))"""
+    )
+
+
+def test_on_a_phone_the_practice_toolbar_is_one_row_online_offline_and_paused(
+    asgi_server, new_device
+):
     from tests.browser.browser_helpers import tile
     from tests.browser.test_offline_browser import controlled, plan_of
 
@@ -260,19 +270,19 @@ def test_on_a_phone_the_practice_toolbar_is_one_row_online_and_offline(asgi_serv
         expect(page.locator("#connection")).to_be_visible()
         assert toolbar_rows(page) == 1
         # Within the gutters, each caption whole inside its button.
-        assert (
-            page.locator(".toolbar").evaluate(
-                """(bar) => Math.max(...[...bar.children].filter((el) => el.checkVisibility())
-                .map((el) => el.getBoundingClientRect().right))"""
-            )
-            <= PHONE["width"] - 16 + 0.5
-        )
+        assert toolbar_right(page) <= PHONE["width"] - 16 + 0.5
         clipped = page.locator(".toolbar .tool-captioned").evaluate_all(
             """(buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth + 1)
                 .map((b) => b.textContent.trim())"""
         )
         assert clipped == []
         page.context.set_offline(False)
+        # Paused: the on/off button keeps its word (a Spanish "Continuar" once pushed the
+        # row 15 px past the right-hand gutter).
+        page.get_by_role("button", name=re.compile("^(Pause|Pausa)$")).click()
+        expect(page.locator("#pause")).to_have_attribute("aria-pressed", "true")
+        assert toolbar_rows(page) == 1
+        assert toolbar_right(page) <= PHONE["width"] - 16 + 0.5, lang
 
 
 def test_the_paused_cover_reads_at_4_5_to_1_over_the_lightest_board(asgi_server, new_device):
