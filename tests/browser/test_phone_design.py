@@ -361,3 +361,47 @@ def test_no_layout_name_breaks_inside_a_word(asgi_server, new_device, size):
     )
     assert broken == []
     assert re.search("Checkerboard", page.locator(".picker-list").inner_text())
+
+
+# Each line of the room's rules: the middle of every checkbox and select, rounded.
+RULE_LINES = """() => {
+    const lines = {};
+    for (const control of document.querySelectorAll(
+            "#rules > label > :is(select, input[type=checkbox])")) {
+        const label = control.parentElement.getBoundingClientRect();
+        const box = control.getBoundingClientRect();
+        (lines[Math.round(label.top / 8)] ||= []).push(box.top + box.height / 2);
+    }
+    return Object.values(lines).filter((middles) => middles.length > 1)
+        .map((middles) => Math.max(...middles) - Math.min(...middles));
+}"""
+
+
+def test_the_lobbys_rules_line_up_and_rooms_race_now_reads_as_one_column(asgi_server, new_device):
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    page = page_for(new_device, asgi_server, ana)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#rules select").first).to_be_visible()
+    apart = page.evaluate(RULE_LINES)
+    assert apart and max(apart) <= 2, f"checkboxes and selects of one line {apart} px apart"
+    # /rooms/: Race now's words follow its title as the forms' first field follows theirs,
+    # and Race now, the open rooms and the forms end at one right-hand edge.
+    page.goto(f"{asgi_server.url}/rooms/")
+    below = """(card) => card.querySelector("h2 + *").getBoundingClientRect().top
+        - card.querySelector("h2").getBoundingClientRect().bottom"""
+    race_now = page.locator("#race-now").evaluate(below)
+    create = page.locator(".cards > .card").first.evaluate(below)
+    assert abs(race_now - create) <= 1, (race_now, create)
+    parts = [page.locator("#race-now"), page.locator("#open-rooms"), page.locator(".card").last]
+    rights = {round(part.bounding_box()["x"] + part.bounding_box()["width"]) for part in parts}
+    assert len(rights) == 1, rights
+
+
+def test_the_status_pages_parts_have_one_marker_each(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, None, PHONE, "es")
+    page.goto(f"{asgi_server.url}/status/")
+    expect(page.locator("#parts li").first).to_be_visible()
+    markers = page.locator("#parts li").evaluate_all(
+        "(items) => items.map((li) => getComputedStyle(li).listStyleType)"
+    )
+    assert set(markers) == {"none"}  # the coloured dot alone, no bullet beside it
