@@ -405,3 +405,34 @@ def test_the_status_pages_parts_have_one_marker_each(asgi_server, new_device):
         "(items) => items.map((li) => getComputedStyle(li).listStyleType)"
     )
     assert set(markers) == {"none"}  # the coloured dot alone, no bullet beside it
+
+
+# The form's fields narrower than its inside: a bare browser-width box on a phone.
+NARROW_FIELDS = """(form) => {
+    const style = getComputedStyle(form);
+    const inside = form.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight);
+    return [...form.querySelectorAll("input:not([type=hidden]):not([type=checkbox])")]
+        .filter((field) => field.getBoundingClientRect().width < inside - 1)
+        .map((field) => field.name);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_account_forms_are_cards_whose_fields_take_their_width(asgi_server, new_device, lang):
+    page = page_for(new_device, asgi_server, None, PHONE, lang)
+    card = None
+    for path in ("/accounts/login/", "/accounts/signup/", "/accounts/password-reset/"):
+        page.goto(f"{asgi_server.url}{path}")
+        form = page.locator("main form.form")
+        assert form.evaluate(NARROW_FIELDS) == [], path
+        looks = form.evaluate("(el) => getComputedStyle(el).backgroundColor")
+        assert card in (None, looks) and looks != "rgba(0, 0, 0, 0)", path  # one card
+        card = looks
+    # Sign-up's password rules read as the help they are, like the other fields' help.
+    page.goto(f"{asgi_server.url}/accounts/signup/")
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll("main form :is(ul:not(.errorlist), .helptext)")]
+            .map((el) => getComputedStyle(el).fontSize + " " + getComputedStyle(el).color)"""
+    )
+    assert len(sizes) > 1 and len(set(sizes)) == 1, sizes
