@@ -436,3 +436,23 @@ def test_the_account_forms_are_cards_whose_fields_take_their_width(asgi_server, 
             .map((el) => getComputedStyle(el).fontSize + " " + getComputedStyle(el).color)"""
     )
     assert len(sizes) > 1 and len(set(sizes)) == 1, sizes
+
+
+# A line of an open room's words that begins with its separator: a span drawn with a "·"
+# before it, starting at its paragraph's left edge.
+DOT_FIRST = """() => [...document.querySelectorAll(".open-meta > span")].filter((span) => {
+        const dot = getComputedStyle(span, "::before").content.includes("·");
+        const left = span.getClientRects()[0].left;
+        return dot && Math.abs(left - span.parentElement.getBoundingClientRect().left) < 1;
+    }).map((span) => span.textContent)"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_no_line_of_an_open_room_begins_with_its_separator(asgi_server, new_device, size):
+    data = server_side(wide_data)  # the room of Ana-de-los-Santos-Barrio, listed
+    viewport = DESKTOP if size == "desktop" else PHONE
+    page = page_for(new_device, asgi_server, data["player"], viewport)
+    for path in ("/", "/rooms/"):
+        page.goto(f"{asgi_server.url}{path}")
+        expect(page.locator(".open-meta").first).to_be_visible()
+        assert page.evaluate(DOT_FIRST) == [], path
