@@ -456,3 +456,31 @@ def test_no_line_of_an_open_room_begins_with_its_separator(asgi_server, new_devi
         page.goto(f"{asgi_server.url}{path}")
         expect(page.locator(".open-meta").first).to_be_visible()
         assert page.evaluate(DOT_FIRST) == [], path
+
+
+# Each leader whose percent went to a line of its own: the last word's line and the
+# percent's differ.
+PERCENT_ALONE = """() => [...document.querySelectorAll("#leaders li")].filter((li) => {
+        const text = li.firstChild;
+        const cut = Math.max(text.data.lastIndexOf(" "), text.data.lastIndexOf("\\u00a0"));
+        const top = (start, end) => {
+            const range = document.createRange();
+            range.setStart(text, start);
+            range.setEnd(text, end);
+            return Math.round(range.getClientRects()[0].top);
+        };
+        return top(cut - 1, cut) !== top(cut + 1, text.data.length);
+    }).map((li) => li.textContent)"""
+
+
+def test_beside_a_desktops_board_a_leaders_percent_stays_with_their_name(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo", cpus=["steady"])
+    server_side(races.start_race, ana, room.code, seed=4)
+    page = page_for(new_device, asgi_server, ana, DESKTOP, "es")
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#leaders li")).to_have_count(3)
+    expect(page.locator("#leaders")).to_contain_text("CPU 1 (Constante)")
+    assert page.evaluate(PERCENT_ALONE) == []
