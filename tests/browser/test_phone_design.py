@@ -484,3 +484,20 @@ def test_beside_a_desktops_board_a_leaders_percent_stays_with_their_name(
     expect(page.locator("#leaders li")).to_have_count(3)
     expect(page.locator("#leaders")).to_contain_text("CPU 1 (Constante)")
     assert page.evaluate(PERCENT_ALONE) == []
+
+
+def test_a_stored_layouts_card_keeps_one_rhythm_and_shows_its_link(asgi_server, new_device):
+    data = server_side(wide_data)
+    path = next(p for p in data["paths"] if re.fullmatch(r"/layouts/\d+/", p))
+    page = page_for(new_device, asgi_server, None, DESKTOP)
+    page.goto(f"{asgi_server.url}{path}")
+    field = page.locator("#share-link").bounding_box()
+    copy = page.locator(".code-row .button").bounding_box()
+    assert abs(field["height"] - copy["height"]) <= 1, (field, copy)  # one row, one height
+    count = page.locator(".layout-share > p.muted:not(.copied)").bounding_box()
+    actions = page.locator(".layout-actions").bounding_box()
+    assert actions["y"] - (count["y"] + count["height"]) <= 16  # no band between them
+    page = page_for(new_device, asgi_server, None, PHONE)
+    page.goto(f"{asgi_server.url}{path}")
+    field = page.locator("#share-link")
+    assert field.evaluate("(el) => el.scrollWidth <= el.clientWidth")  # the whole link shows
