@@ -501,3 +501,17 @@ def test_a_stored_layouts_card_keeps_one_rhythm_and_shows_its_link(asgi_server, 
     page.goto(f"{asgi_server.url}{path}")
     field = page.locator("#share-link")
     assert field.evaluate("(el) => el.scrollWidth <= el.clientWidth")  # the whole link shows
+
+
+def test_a_finished_arenas_podium_and_table_share_one_column_on_a_desktop(asgi_server, new_device):
+    from tests.browser.test_arena_screens import arenas_with_results
+
+    _arena, ana, over = server_side(arenas_with_results)
+    page = page_for(new_device, asgi_server, ana, DESKTOP)
+    page.goto(f"{asgi_server.url}/arenas/{over.code}/")
+    expect(page.locator("#podium-list li")).to_have_count(2)
+    table = page.locator(".arena-table table").bounding_box()
+    podium = page.locator("#podium-list").bounding_box()
+    assert table["width"] <= 48 * 16, table  # not a desktop's whole width
+    apart = (podium["x"] + podium["width"] / 2) - (table["x"] + table["width"] / 2)
+    assert abs(apart) <= 2, (podium, table)  # the podium stands over it
