@@ -515,3 +515,16 @@ def test_a_finished_arenas_podium_and_table_share_one_column_on_a_desktop(asgi_s
     assert table["width"] <= 48 * 16, table  # not a desktop's whole width
     apart = (podium["x"] + podium["width"] / 2) - (table["x"] + table["width"] / 2)
     assert abs(apart) <= 2, (podium, table)  # the podium stands over it
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_on_a_phone_the_tutorials_toolbar_is_one_row_of_captioned_tools(
+    asgi_server, new_device, lang
+):
+    page = page_for(new_device, asgi_server, None, PHONE, lang)
+    page.goto(f"{asgi_server.url}/learn/")
+    expect(page.locator(".tile").first).to_be_visible()
+    assert toolbar_rows(page) == 1  # it took two rows before
+    assert toolbar_right(page) <= PHONE["width"] - 16 + 0.5
+    skip = {"en": "Skip the tutorial", "es": "Saltar el tutorial"}[lang]
+    expect(page.get_by_role("button", name=skip)).to_be_visible()  # its name is its words
