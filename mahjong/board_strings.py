@@ -50,8 +50,6 @@ def strings() -> dict:
         "no_moves": _("No more moves."),
         "hint_winning": _("Hint: this pair keeps a winning line."),
         "hint_playable": _("Hint: no winning line is left from here; this pair can be played."),
-        "pause": _("Pause"),
-        "resume": _("Resume"),
         "new_record": _("New personal record!"),
         "your_record": _("Your record on this level: {time}"),
         "offline": _("The server cannot be reached; try again."),

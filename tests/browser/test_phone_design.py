@@ -244,7 +244,17 @@ def test_on_a_phone_the_race_toolbar_is_one_row_of_captioned_icons_and_the_leade
         assert lines and max(lines) < 1.5, "a player's entry wraps inside itself"
 
 
-def test_on_a_phone_the_practice_toolbar_is_one_row_online_and_offline(asgi_server, new_device):
+def toolbar_right(page) -> float:
+    """Where the toolbar's last shown part ends."""
+    return page.locator(".toolbar").evaluate(
+        """(bar) => Math.max(...[...bar.children].filter((el) => el.checkVisibility())
+        .map((el) => el.getBoundingClientRect().right))"""
+    )
+
+
+def test_on_a_phone_the_practice_toolbar_is_one_row_online_offline_and_paused(
+    asgi_server, new_device
+):
     from tests.browser.browser_helpers import tile
     from tests.browser.test_offline_browser import controlled, plan_of
 
@@ -260,19 +270,19 @@ def test_on_a_phone_the_practice_toolbar_is_one_row_online_and_offline(asgi_serv
         expect(page.locator("#connection")).to_be_visible()
         assert toolbar_rows(page) == 1
         # Within the gutters, each caption whole inside its button.
-        assert (
-            page.locator(".toolbar").evaluate(
-                """(bar) => Math.max(...[...bar.children].filter((el) => el.checkVisibility())
-                .map((el) => el.getBoundingClientRect().right))"""
-            )
-            <= PHONE["width"] - 16 + 0.5
-        )
+        assert toolbar_right(page) <= PHONE["width"] - 16 + 0.5
         clipped = page.locator(".toolbar .tool-captioned").evaluate_all(
             """(buttons) => buttons.filter((b) => b.scrollWidth > b.clientWidth + 1)
                 .map((b) => b.textContent.trim())"""
         )
         assert clipped == []
         page.context.set_offline(False)
+        # Paused: the on/off button keeps its word (a Spanish "Continuar" once pushed the
+        # row 15 px past the right-hand gutter).
+        page.get_by_role("button", name=re.compile("^(Pause|Pausa)$")).click()
+        expect(page.locator("#pause")).to_have_attribute("aria-pressed", "true")
+        assert toolbar_rows(page) == 1
+        assert toolbar_right(page) <= PHONE["width"] - 16 + 0.5, lang
 
 
 def test_the_paused_cover_reads_at_4_5_to_1_over_the_lightest_board(asgi_server, new_device):
@@ -351,3 +361,170 @@ def test_no_layout_name_breaks_inside_a_word(asgi_server, new_device, size):
     )
     assert broken == []
     assert re.search("Checkerboard", page.locator(".picker-list").inner_text())
+
+
+# Each line of the room's rules: the middle of every checkbox and select, rounded.
+RULE_LINES = """() => {
+    const lines = {};
+    for (const control of document.querySelectorAll(
+            "#rules > label > :is(select, input[type=checkbox])")) {
+        const label = control.parentElement.getBoundingClientRect();
+        const box = control.getBoundingClientRect();
+        (lines[Math.round(label.top / 8)] ||= []).push(box.top + box.height / 2);
+    }
+    return Object.values(lines).filter((middles) => middles.length > 1)
+        .map((middles) => Math.max(...middles) - Math.min(...middles));
+}"""
+
+
+def test_the_lobbys_rules_line_up_and_rooms_race_now_reads_as_one_column(asgi_server, new_device):
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo")
+    page = page_for(new_device, asgi_server, ana)
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#rules select").first).to_be_visible()
+    apart = page.evaluate(RULE_LINES)
+    assert apart and max(apart) <= 2, f"checkboxes and selects of one line {apart} px apart"
+    # /rooms/: Race now's words follow its title as the forms' first field follows theirs,
+    # and Race now, the open rooms and the forms end at one right-hand edge.
+    page.goto(f"{asgi_server.url}/rooms/")
+    below = """(card) => card.querySelector("h2 + *").getBoundingClientRect().top
+        - card.querySelector("h2").getBoundingClientRect().bottom"""
+    race_now = page.locator("#race-now").evaluate(below)
+    create = page.locator(".cards > .card").first.evaluate(below)
+    assert abs(race_now - create) <= 1, (race_now, create)
+    parts = [page.locator("#race-now"), page.locator("#open-rooms"), page.locator(".card").last]
+    rights = {round(part.bounding_box()["x"] + part.bounding_box()["width"]) for part in parts}
+    assert len(rights) == 1, rights
+
+
+def test_the_status_pages_parts_have_one_marker_each(asgi_server, new_device):
+    page = page_for(new_device, asgi_server, None, PHONE, "es")
+    page.goto(f"{asgi_server.url}/status/")
+    expect(page.locator("#parts li").first).to_be_visible()
+    markers = page.locator("#parts li").evaluate_all(
+        "(items) => items.map((li) => getComputedStyle(li).listStyleType)"
+    )
+    assert set(markers) == {"none"}  # the coloured dot alone, no bullet beside it
+
+
+# The form's fields narrower than its inside: a bare browser-width box on a phone.
+NARROW_FIELDS = """(form) => {
+    const style = getComputedStyle(form);
+    const inside = form.clientWidth - parseFloat(style.paddingLeft)
+        - parseFloat(style.paddingRight);
+    return [...form.querySelectorAll("input:not([type=hidden]):not([type=checkbox])")]
+        .filter((field) => field.getBoundingClientRect().width < inside - 1)
+        .map((field) => field.name);
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_account_forms_are_cards_whose_fields_take_their_width(asgi_server, new_device, lang):
+    page = page_for(new_device, asgi_server, None, PHONE, lang)
+    card = None
+    for path in ("/accounts/login/", "/accounts/signup/", "/accounts/password-reset/"):
+        page.goto(f"{asgi_server.url}{path}")
+        form = page.locator("main form.form")
+        assert form.evaluate(NARROW_FIELDS) == [], path
+        looks = form.evaluate("(el) => getComputedStyle(el).backgroundColor")
+        assert card in (None, looks) and looks != "rgba(0, 0, 0, 0)", path  # one card
+        card = looks
+    # Sign-up's password rules read as the help they are, like the other fields' help.
+    page.goto(f"{asgi_server.url}/accounts/signup/")
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll("main form :is(ul:not(.errorlist), .helptext)")]
+            .map((el) => getComputedStyle(el).fontSize + " " + getComputedStyle(el).color)"""
+    )
+    assert len(sizes) > 1 and len(set(sizes)) == 1, sizes
+
+
+# A line of an open room's words that begins with its separator: a span drawn with a "·"
+# before it, starting at its paragraph's left edge.
+DOT_FIRST = """() => [...document.querySelectorAll(".open-meta > span")].filter((span) => {
+        const dot = getComputedStyle(span, "::before").content.includes("·");
+        const left = span.getClientRects()[0].left;
+        return dot && Math.abs(left - span.parentElement.getBoundingClientRect().left) < 1;
+    }).map((span) => span.textContent)"""
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_no_line_of_an_open_room_begins_with_its_separator(asgi_server, new_device, size):
+    data = server_side(wide_data)  # the room of Ana-de-los-Santos-Barrio, listed
+    viewport = DESKTOP if size == "desktop" else PHONE
+    page = page_for(new_device, asgi_server, data["player"], viewport)
+    for path in ("/", "/rooms/"):
+        page.goto(f"{asgi_server.url}{path}")
+        expect(page.locator(".open-meta").first).to_be_visible()
+        assert page.evaluate(DOT_FIRST) == [], path
+
+
+# Each leader whose percent went to a line of its own: the last word's line and the
+# percent's differ.
+PERCENT_ALONE = """() => [...document.querySelectorAll("#leaders li")].filter((li) => {
+        const text = li.firstChild;
+        const cut = Math.max(text.data.lastIndexOf(" "), text.data.lastIndexOf("\\u00a0"));
+        const top = (start, end) => {
+            const range = document.createRange();
+            range.setStart(text, start);
+            range.setEnd(text, end);
+            return Math.round(range.getClientRects()[0].top);
+        };
+        return top(cut - 1, cut) !== top(cut + 1, text.data.length);
+    }).map((li) => li.textContent)"""
+
+
+def test_beside_a_desktops_board_a_leaders_percent_stays_with_their_name(
+    asgi_server, new_device, settings
+):
+    settings.RACE_COUNTDOWN_SECONDS = 0
+    room, (ana, bo) = server_side(room_with, "Ana", "Bo", cpus=["steady"])
+    server_side(races.start_race, ana, room.code, seed=4)
+    page = page_for(new_device, asgi_server, ana, DESKTOP, "es")
+    page.goto(f"{asgi_server.url}/rooms/{room.code}/")
+    expect(page.locator("#leaders li")).to_have_count(3)
+    expect(page.locator("#leaders")).to_contain_text("CPU 1 (Constante)")
+    assert page.evaluate(PERCENT_ALONE) == []
+
+
+def test_a_stored_layouts_card_keeps_one_rhythm_and_shows_its_link(asgi_server, new_device):
+    data = server_side(wide_data)
+    path = next(p for p in data["paths"] if re.fullmatch(r"/layouts/\d+/", p))
+    page = page_for(new_device, asgi_server, None, DESKTOP)
+    page.goto(f"{asgi_server.url}{path}")
+    field = page.locator("#share-link").bounding_box()
+    copy = page.locator(".code-row .button").bounding_box()
+    assert abs(field["height"] - copy["height"]) <= 1, (field, copy)  # one row, one height
+    count = page.locator(".layout-share > p.muted:not(.copied)").bounding_box()
+    actions = page.locator(".layout-actions").bounding_box()
+    assert actions["y"] - (count["y"] + count["height"]) <= 16  # no band between them
+    page = page_for(new_device, asgi_server, None, PHONE)
+    page.goto(f"{asgi_server.url}{path}")
+    field = page.locator("#share-link")
+    assert field.evaluate("(el) => el.scrollWidth <= el.clientWidth")  # the whole link shows
+
+
+def test_a_finished_arenas_podium_and_table_share_one_column_on_a_desktop(asgi_server, new_device):
+    from tests.browser.test_arena_screens import arenas_with_results
+
+    _arena, ana, over = server_side(arenas_with_results)
+    page = page_for(new_device, asgi_server, ana, DESKTOP)
+    page.goto(f"{asgi_server.url}/arenas/{over.code}/")
+    expect(page.locator("#podium-list li")).to_have_count(2)
+    table = page.locator(".arena-table table").bounding_box()
+    podium = page.locator("#podium-list").bounding_box()
+    assert table["width"] <= 48 * 16, table  # not a desktop's whole width
+    apart = (podium["x"] + podium["width"] / 2) - (table["x"] + table["width"] / 2)
+    assert abs(apart) <= 2, (podium, table)  # the podium stands over it
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_on_a_phone_the_tutorials_toolbar_is_one_row_of_captioned_tools(
+    asgi_server, new_device, lang
+):
+    page = page_for(new_device, asgi_server, None, PHONE, lang)
+    page.goto(f"{asgi_server.url}/learn/")
+    expect(page.locator(".tile").first).to_be_visible()
+    assert toolbar_rows(page) == 1  # it took two rows before
+    assert toolbar_right(page) <= PHONE["width"] - 16 + 0.5
+    skip = {"en": "Skip the tutorial", "es": "Saltar el tutorial"}[lang]
+    expect(page.get_by_role("button", name=skip)).to_be_visible()  # its name is its words

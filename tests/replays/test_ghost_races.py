@@ -184,7 +184,7 @@ def test_without_a_best_time_today_there_is_no_daily_ghost(client):
     me.move(*_first_pair(code))
     response = client.get("/replays/daily/ghost/")
     assert response.status_code == 404
-    assert "nobody has cleared today" in response.content.decode()
+    assert "Nobody has cleared today" in response.content.decode()
 
 
 # --- bad ghosts ------------------------------------------------------------------------------
@@ -198,14 +198,14 @@ def test_bad_ghost_links_say_why_and_start_no_game(client):
     )
     before = SoloGame.objects.count()
     cases = {
-        "/replays/race/999999/ghost/1/": (404, "no such race"),
-        f"/replays/race/{race.pk}/ghost/999999/": (404, "nobody raced in that seat"),
+        "/replays/race/999999/ghost/1/": (404, "No such race"),
+        f"/replays/race/{race.pk}/ghost/999999/": (404, "Nobody raced in that seat"),
         f"/replays/race/{race.pk}/ghost/{ana.seat_id}/": (404, "did not finish"),
         f"/replays/race/{running.pk}/ghost/{running.entries.first().seat_id}/": (
             404,
             "not finished yet",
         ),
-        "/replays/game/999999/ghost/": (404, "no such game"),
+        "/replays/game/999999/ghost/": (404, "No such game"),
         f"/replays/game/{left.pk}/ghost/": (404, "was not won"),
         f"/replays/race/{'9' * 25}/ghost/1/": (400, "not one"),
     }

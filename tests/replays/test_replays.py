@@ -243,6 +243,8 @@ def test_a_game_still_played_or_from_before_move_times_is_not_replayed(client):
     SoloGame.objects.filter(pk=old.pk).update(move_ms=[])  # as stored before replays
     answer = client.get(f"/replays/game/{old.pk}.json")
     assert answer.status_code == 409 and "time" in answer.json()["error"]
+    page = client.get(f"/replays/game/{old.pk}/").content.decode()
+    assert 'id="replay-error">This cannot be replayed: ' in page  # a sentence on the page
 
 
 def test_the_records_profile_and_leaderboards_link_to_the_replays(client):

@@ -197,8 +197,8 @@ function setPaused(paused) {
   // A hint's glow would show through the cover, and it means nothing after a pause.
   if (paused) board.clearHints();
   $("paused-cover").hidden = !paused;
+  // Its name stays "Pause" (a toggle's name never changes): pressed is paused.
   $("pause").setAttribute("aria-pressed", String(paused));
-  $("pause").querySelector(".label").textContent = paused ? T.resume : T.pause;
 }
 
 // `leaving`: the pause of a page being hidden or left (not a click).

@@ -278,7 +278,9 @@ function showStandings(view, s, phase, isWatching) {
     view.drawn.standings = key;
     $("leaders").replaceChildren(...rows.slice(0, 3).map((row) => {
       const item = document.createElement("li");
-      item.textContent = `${shownName(s, row)} ${standingLabel(s, row)}`;
+      // A no-break space: beside a desktop's board the column is narrow, and a name that
+      // wraps takes its percent with its last word instead of leaving it alone on a line.
+      item.textContent = `${shownName(s, row)}\u00a0${standingLabel(s, row)}`;
       if (row.seat === s.snap.you) item.classList.add("me");
       if (!placed(row)) item.classList.add("unplaced"); // no number in front
       return item;
