@@ -47,9 +47,13 @@ async def a_lobby_event_reaches_all(players, hints: int, within: float) -> float
     answer = await players[0].ask(type="rules", rules={"hints": hints})
     assert answer["type"] == "ack", answer
     for player in players:
-        left = within - (time.monotonic() - started)
-        event = await player.wait_for("lobby", timeout=max(left, 0.05))
-        assert event["room"]["rules"]["hints"] == hints
+        # A late event of an earlier try (hints that were asked for before) is no answer
+        # to this one: passed over, as the page's version check would.
+        while True:
+            left = within - (time.monotonic() - started)
+            event = await player.wait_for("lobby", timeout=max(left, 0.05))
+            if event["room"]["rules"]["hints"] == hints:
+                break
     return time.monotonic() - started
 
 
@@ -62,7 +66,7 @@ async def lobby_events_resume(players, within: float) -> float:
     while True:
         hints = 10 if hints != 10 else 9
         try:
-            await a_lobby_event_reaches_all(players, hints, within=0.5)
+            await a_lobby_event_reaches_all(players, hints, within=1.0)
             return time.monotonic() - started
         except AssertionError:
             if time.monotonic() - started > within:
