@@ -109,12 +109,18 @@ async def go_race(sockets):
         await socket.go()
 
 
-async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
-    room, players, sockets = await seated("Ana", "Bo")
-    ana, bo = sockets
+async def racing(*nicknames):
+    """Seated and past go: (room, players, sockets, the first player's board, its plan's
+    first pair)."""
+    room, players, sockets = await seated(*nicknames)
     await go_race(sockets)
     entry = await db(Entry.objects.get)(seat__player=players[0])
-    i, j = first_plan_pair(entry)
+    return room, players, sockets, entry, first_plan_pair(entry)
+
+
+async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
+    room, players, sockets, entry, (i, j) = await racing("Ana", "Bo")
+    ana, bo = sockets
     ack = await ana.ask(type="move", tiles=[i, j], n=0)
     assert ack == {"type": "ack", "pairs_removed": 1, "status": "playing", "id": ack["id"]}
     standings = await bo.next("standings")
@@ -126,11 +132,8 @@ async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
 async def test_a_pair_is_answered_while_every_other_socket_thread_is_busy():
     # Sockets opening by the dozen (an arena starting its races) fill the loop's default
     # worker threads; a running race's pairs have threads of their own (the play lane).
-    room, players, sockets = await seated("Ana", "Bo")
+    room, players, sockets, entry, (i, j) = await racing("Ana", "Bo")
     ana, _bo = sockets
-    await go_race(sockets)
-    entry = await db(Entry.objects.get)(seat__player=players[0])
-    i, j = first_plan_pair(entry)
     loop, freed = asyncio.get_running_loop(), threading.Event()
     loop.set_default_executor(ThreadPoolExecutor(1))
     busy = loop.run_in_executor(None, freed.wait, 30)
@@ -150,11 +153,8 @@ async def test_a_ping_is_answered_while_the_sockets_last_pair_still_waits_for_th
     # dearest thing a busy server can be asked. So a ping never waits for a thread, nor
     # for the socket's own pair in flight (the database away or slow); the pair is
     # answered once the database is back, and nothing it sent is lost.
-    room, players, sockets = await seated("Ana", "Bo")
+    room, players, sockets, entry, (i, j) = await racing("Ana", "Bo")
     ana, _bo = sockets
-    await go_race(sockets)
-    entry = await db(Entry.objects.get)(seat__player=players[0])
-    i, j = first_plan_pair(entry)
     loop, freed = asyncio.get_running_loop(), threading.Event()
     loop.set_default_executor(ThreadPoolExecutor(1))
     settings.SOCKET_PLAY_THREADS = 1  # this loop's play lane: one thread, held below
@@ -367,11 +367,8 @@ async def test_giving_up_ends_the_race_with_results_and_the_table():
 
 
 async def test_a_reconnecting_player_gets_the_board_as_it_was():
-    room, players, sockets = await seated("Ana", "Bo")
+    room, players, sockets, entry, (i, j) = await racing("Ana", "Bo")
     ana, bo = sockets
-    await go_race(sockets)
-    entry = await db(Entry.objects.get)(seat__player=players[0])
-    i, j = first_plan_pair(entry)
     await ana.ask(type="move", tiles=[i, j], n=0)
     await ana.close()
     again = Socket(room.code, players[0])
