@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 import psycopg
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from mahjong.race_rules.ranking import HasStanding
 from rooms.models import Entry, Move, PooledDeal, Race, Room, Seat
@@ -26,27 +26,34 @@ from rooms.models import Entry, Move, PooledDeal, Race, Room, Seat
 # --- running statements --------------------------------------------------------------
 def _rows(sql: str, params: list) -> list[tuple]:
     """Run one statement in the current transaction; its rows (none for a write)."""
+    # The connection itself, not django.db.connection: that proxy finds it again (a
+    # thread-local lookup) on every attribute read, a dozen times a statement.
+    db = connections[DEFAULT_DB_ALIAS]
     started = time.monotonic()
-    if connection.vendor == "postgresql":
-        rows = _run_prepared(sql, params)
+    if db.vendor == "postgresql":
+        rows = _run_prepared(db, sql, params)
     else:
-        with connection.cursor() as cursor:
+        with db.cursor() as cursor:
             cursor.execute(sql, params)
             rows = cursor.fetchall() if cursor.description else []
-    if connection.queries_logged:  # counted like the ORM's own (tests, bench/pair_cost.py)
+    if db.queries_logged:  # counted like the ORM's own (tests, bench/pair_cost.py)
         took = f"{time.monotonic() - started:.3f}"
-        connection.queries_log.append({"sql": sql, "params": params, "time": took})
+        db.queries_log.append({"sql": sql, "params": params, "time": took})
     return rows
 
 
-def _run_prepared(sql: str, params: list) -> list[tuple]:
+def _run_prepared(db, sql: str, params: list) -> list[tuple]:
     # Django's own cursors bind values on the client, which rules out prepared statements;
     # a plain psycopg cursor binds on the server. Errors still reach callers as Django's
     # (OperationalError when the database is gone, IntegrityError for a doubled pair).
-    connection.ensure_connection()
-    with connection.wrap_database_errors, psycopg.Cursor(connection.connection) as cursor:
+    # Whether rows came is read from the result's status: `cursor.description` builds a
+    # column object for each of the room lock's ~70 columns, on every call.
+    db.ensure_connection()
+    with db.wrap_database_errors, psycopg.Cursor(db.connection) as cursor:
         cursor.execute(sql, params, prepare=True)
-        return cursor.fetchall() if cursor.description else []
+        result = cursor.pgresult
+        has_rows = result is not None and result.status == psycopg.pq.ExecStatus.TUPLES_OK
+        return cursor.fetchall() if has_rows else []
 
 
 def _lock_suffix(*aliases: str) -> str:
@@ -76,13 +83,14 @@ def _readers(model, fields: tuple[str, ...], vendor: str):
 
 
 def _instance(model, fields: tuple[str, ...], values):
-    readers = _readers(model, fields, connection.vendor)
+    db = connections[DEFAULT_DB_ALIAS]
+    readers = _readers(model, fields, db.vendor)
     converted = []
     for value, (column, converters) in zip(values, readers, strict=True):
         for convert in converters:
-            value = convert(value, column, connection)
+            value = convert(value, column, db)
         converted.append(value)
-    return model.from_db(connection.alias, fields, converted)
+    return model.from_db(db.alias, fields, converted)
 
 
 @functools.cache
@@ -90,8 +98,33 @@ def _all_fields(model) -> tuple[str, ...]:
     return tuple(f.attname for f in model._meta.concrete_fields)
 
 
+_INTEGERS = {
+    "AutoField",
+    "BigAutoField",
+    "SmallAutoField",
+    "IntegerField",
+    "BigIntegerField",
+    "SmallIntegerField",
+    "PositiveIntegerField",
+    "PositiveBigIntegerField",
+    "PositiveSmallIntegerField",
+}
+
+
+@functools.cache
+def _stores_ints_as_they_are(model, name: str) -> bool:
+    """An integer column (or a key to one): the ORM saves a Python int as it is."""
+    field = model._meta.get_field(name)
+    kind = (field.target_field if field.is_relation else field).get_internal_type()
+    return kind in _INTEGERS
+
+
 def _prepared_value(model, name: str, value):
-    return model._meta.get_field(name).get_db_prep_save(value, connection)
+    # An int for an integer column goes as it is, as the ORM's conversion would send it
+    # (a pair saves about fifteen values; the conversion's calls were a visible share).
+    if type(value) is int and _stores_ints_as_they_are(model, name):
+        return value
+    return model._meta.get_field(name).get_db_prep_save(value, connections[DEFAULT_DB_ALIAS])
 
 
 # --- the statements ---------------------------------------------------------------------

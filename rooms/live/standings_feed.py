@@ -11,19 +11,25 @@ worker: while it exists, nobody else may publish the room's standings.
 
 - A change takes the window (`SET NX`, held for HOLD_MS at most, so a process that died
   holding it blocks the room for no longer) if it is open, that is if nobody published
-  in the last period: it reads the standings now and publishes them, then sets the
-  window to end one period **after the publish** (not after the take: a slow read would
-  otherwise let the next publish come early; docs/PERFORMANCE.md, "the pace").
+  in the last period: it reads the standings now, then, in one script, compares them
+  with the last published and sets the window to end one period **after that check**,
+  just before the publish (not after the take: a slow read would otherwise let the next
+  publish come early; docs/PERFORMANCE.md, "the pace"), and publishes them.
 - A change that finds the window closed learns when it ends (`PTTL`, in the same round
-  trip) and tries again then, so it still goes out (in a web process, an asyncio task
-  per room and process; in a worker or a view, which have no loop to wait in, one
-  Celery task `rooms.tasks.send_standings` per room and window, counted down).
+  trip) and tries again then, so it still goes out (in a web process, one asyncio task
+  per room and process, which goes on taking windows while changes keep coming and
+  knows when its own window ends without asking; in a worker or a view, which have no
+  loop to wait in, one Celery task `rooms.tasks.send_standings` per room and window,
+  counted down).
 - The standings read are built once, by the process that holds the window: one JSON
   text, published on the channel layer and written to every socket as it is, on every
   web process (rooms/consumers.py `room_event`).
 - Rows equal to the last published (kept in Redis, so across processes) are not sent:
   a shuffle, a change undone within the period. The window then ends at once (the last
   publish was a period ago or more).
+- Each publish costs Redis two round trips (the take, the check) besides the publish
+  itself: at 1,000 players the window's scripts were the largest share of the web
+  processes' CPU (docs/PERFORMANCE.md §Half the pair's cost).
 
 Redis away: sends go out unpaced, as each change asks (fails open).
 
@@ -59,7 +65,8 @@ ROWS_KEPT_SECONDS = 3600  # longer than any race; an idle room's memory then goe
 _MIN_WAIT_MS = 5  # a window that vanished between SET and PTTL: try again this soon
 _encode = msgspec.json.Encoder().encode
 
-_pending: set[str] = set()  # rooms with a send scheduled; touched only in the event loop
+_senders: set[str] = set()  # rooms with a sender task; touched only in the event loop
+_changed: set[str] = set()  # rooms changed since their sender last began a read
 
 # The window (KEYS[1]) taken with this holder's token (ARGV[1]) if open, in one round
 # trip: 0, or the ms until it may open. Only the token's holder ends it.
@@ -70,9 +77,10 @@ if left < 0 then return -1 end
 return left
 """
 # The rows about to be published (ARGV[1]) compared with the last published (KEYS[1]):
-# 1 and kept when they differ (the window KEYS[2] stays held until the publish); 0 when
-# they are the same, and the window ended; 2 when the window is no longer the holder's
-# (ARGV[3]: held past HOLD_MS, or taken when Redis did not answer): nothing published.
+# 1 when they differ: kept, and the window (KEYS[2]) ends a period (ARGV[4] ms) from now;
+# 0 when they are the same, and the window ended now; 2 when the window is no longer
+# the holder's (ARGV[3]: held past HOLD_MS, or taken when Redis did not answer): nothing
+# to publish.
 _CHECK = """
 if redis.call('GET', KEYS[2]) ~= ARGV[3] then return 2 end
 if redis.call('GET', KEYS[1]) == ARGV[1] then
@@ -80,17 +88,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then
   return 0
 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
-return 1
-"""
-# After a publish (ARGV[3] = '1'): the window, if still the holder's, ends a period
-# (ARGV[2] ms) from now; with nothing published it ends now.
-_END = """
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-if ARGV[3] == '1' then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-else
-  redis.call('DEL', KEYS[1])
-end
+redis.call('SET', KEYS[2], ARGV[3], 'PX', ARGV[4])
 return 1
 """
 
@@ -110,9 +108,10 @@ class StandingsChanged:
 
     async def send(self) -> None:
         """In the web process's event loop: the room's next paced publish."""
-        if self.code not in _pending:
-            _pending.add(self.code)
-            asyncio.create_task(_send_paced(self.code)).add_done_callback(log_failure)
+        _changed.add(self.code)
+        if self.code not in _senders:
+            _senders.add(self.code)
+            asyncio.create_task(_sender(self.code)).add_done_callback(log_failure)
 
     def messages(self) -> list[tuple[str, dict]]:
         return []  # sent by send_in_thread, in its place among the outbox's effects
@@ -123,16 +122,23 @@ class StandingsChanged:
 
 
 # --- in a web process's event loop -----------------------------------------------------
-async def _send_paced(code: str) -> None:
-    token = uuid.uuid4().hex
+async def _sender(code: str) -> None:
+    """The room's sender in this process: a window taken and a publish for each round of
+    changes, until none came during the last publish. After its own publish it waits out
+    its own window without asking Redis when it ends (that was most of the window's
+    round trips: every change in a busy room asked, twice)."""
     try:
-        while (wait_ms := await _take_window(code, token)) != 0:
-            await asyncio.sleep(_retry_in(wait_ms) / 1000)
-    finally:  # also when cancelled (shutdown), or the room would never be sent again
-        # Cleared before reading: a change committed after the read schedules a send of
-        # its own, and one committed before it is in what is read.
-        _pending.discard(code)
-    await _publish_held(code, token)
+        while code in _changed:
+            token = uuid.uuid4().hex
+            while (wait_ms := await _take_window(code, token)) != 0:
+                await asyncio.sleep(_retry_in(wait_ms) / 1000)
+            # Cleared before reading: a change committed after the read is sent in the
+            # next round, and one committed before it is in what is read.
+            _changed.discard(code)
+            if await _publish_held(code, token) and code in _changed:
+                await asyncio.sleep(_period_ms() / 1000)  # this process's own window
+    finally:  # also when cancelled (shutdown): the next change starts a sender again
+        _senders.discard(code)
 
 
 async def _take_window(code: str, token: str) -> int:
@@ -146,42 +152,49 @@ async def _take_window(code: str, token: str) -> int:
         return 0
 
 
-async def _publish_held(code: str, token: str) -> None:
-    """With the window held: read, compare, publish, and end the window a period later."""
-    published, lost, took = False, False, time.monotonic()
+async def _publish_held(code: str, token: str) -> bool:
+    """With the window held: read, compare (the window then ends a period later, or at
+    once when nothing changed), publish. True when published."""
+    took, verdict = time.monotonic(), None
     try:
         read = await in_db_thread(_read)(code)
-        verdict = 0 if read is None else await _rows_changed(code, read[1], token)
+        if read is not None:
+            verdict = await _checked(code, read[1], token)
         if verdict == _CHANGED:
             await _publish(code, read[0])
-            published = True
-        lost = verdict == _LOST
+        elif verdict == _LOST:  # another holds the window now: this change goes after it
+            _changed.add(code)
     finally:
-        await _end_window(code, token, published)
+        if verdict is None:  # no race to show, or the read failed: the window opens now
+            await _drop_window(code, token)
         took = time.monotonic() - took
         if took > HOLD_MS / 2000:
             logger.warning("standings of %s: window held %.1f s", code, took)
-    if lost:  # another holds the window now: this change goes out after it
-        await StandingsChanged(code).send()
+    return verdict == _CHANGED
 
 
 _SAME, _CHANGED, _LOST = 0, 1, 2  # what _CHECK says
 
 
-async def _rows_changed(code: str, rows: bytes, token: str) -> int:
-    keys, args = [_rows_key(code), _window_key(code)], [rows, ROWS_KEPT_SECONDS, token]
+async def _checked(code: str, rows: bytes, token: str) -> int:
+    """_CHECK's verdict on these rows; with Redis away, they are published unpaced."""
     try:
-        return int(await _script(_CHECK, asynchronous=True)(keys=keys, args=args))
+        check = _script(_CHECK, asynchronous=True)
+        return int(await check(keys=_check_keys(code), args=_check_args(rows, token)))
     except (redis.RedisError, OSError):
         return _CHANGED
 
 
-async def _end_window(code: str, token: str, published: bool) -> None:
-    """Published: the room's next publish comes a full period after this one. Nothing
-    published: the last publish was a period ago or more, the window opens now."""
-    args = [token, _period_ms(), "1" if published else "0"]
+async def _drop_window(code: str, token: str) -> None:
+    """Nothing to publish (no race): the window, if still the holder's, opens now."""
     with contextlib.suppress(redis.RedisError, OSError):  # else it ends by itself (HOLD_MS)
-        await _script(_END, asynchronous=True)(keys=[_window_key(code)], args=args)
+        await _script(_DROP, asynchronous=True)(keys=[_window_key(code)], args=[token])
+
+
+_DROP = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
 
 
 # --- in a thread with no event loop (a worker's task, a view) ---------------------------
@@ -198,28 +211,32 @@ def send_from_thread(code: str) -> None:
     if wait_ms != 0:
         _send_later_from_a_task(client, code, _retry_in(wait_ms))
         return
-    published = lost = False
-    try:
-        read = _read(code)
-        verdict = _SAME if read is None else _rows_changed_sync(code, read[1], token)
-        if verdict == _CHANGED:
-            async_to_sync(_publish)(code, read[0])
-            published = True
-        lost = verdict == _LOST
-    finally:
+    read = _read(code)
+    if read is None:
         with contextlib.suppress(redis.RedisError, OSError):  # else it ends by itself
-            args = [token, _period_ms(), "1" if published else "0"]
-            _script(_END, asynchronous=False)(keys=keys, args=args)
-    if lost:  # another holds the window now: this change goes out after it
+            _script(_DROP, asynchronous=False)(keys=keys, args=[token])
+        return
+    verdict = _checked_sync(code, read[1], token)
+    if verdict == _CHANGED:
+        async_to_sync(_publish)(code, read[0])
+    elif verdict == _LOST:  # another holds the window now: this change goes out after it
         _send_later_from_a_task(client, code, _period_ms())
 
 
-def _rows_changed_sync(code: str, rows: bytes, token: str) -> int:
-    keys, args = [_rows_key(code), _window_key(code)], [rows, ROWS_KEPT_SECONDS, token]
+def _checked_sync(code: str, rows: bytes, token: str) -> int:
     try:
-        return int(_script(_CHECK, asynchronous=False)(keys=keys, args=args))
+        check = _script(_CHECK, asynchronous=False)
+        return int(check(keys=_check_keys(code), args=_check_args(rows, token)))
     except (redis.RedisError, OSError):
         return _CHANGED
+
+
+def _check_keys(code: str) -> list[str]:
+    return [_rows_key(code), _window_key(code)]
+
+
+def _check_args(rows: bytes, token: str) -> list:
+    return [rows, ROWS_KEPT_SECONDS, token, _period_ms()]
 
 
 def _send_later_from_a_task(client, code: str, wait_ms: int) -> None:

@@ -247,7 +247,7 @@ async def test_after_another_process_published_a_rooms_standings_its_change_goes
     entry = await db(Entry.objects.get)(seat__player=players[0])
     loop = asyncio.get_running_loop()
     assert await standings_feed._take_window(room.code, "other") == 0  # as another process
-    await standings_feed._end_window(room.code, "other", published=True)  # ... publishing
+    await standings_feed._checked(room.code, b"[]", "other")  # ... and publishing
     published = loop.time()
     i, j = first_plan_pair(entry)
     assert (await ana.ask(type="move", tiles=[i, j], n=0))["type"] == "ack"

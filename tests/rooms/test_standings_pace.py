@@ -150,7 +150,7 @@ async def test_a_tasks_change_while_the_window_is_closed_goes_out_when_it_ends(
     socket = Socket(room.code, bo)
     await socket.open()
     assert await standings_feed._take_window(room.code, "other") == 0  # as another process
-    await standings_feed._end_window(room.code, "other", published=True)  # ... publishing
+    await standings_feed._checked(room.code, b"[]", "other")  # ... and publishing
     published = time.monotonic()
 
     def a_task():
