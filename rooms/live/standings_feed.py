@@ -29,7 +29,7 @@ worker: while it exists, nobody else may publish the room's standings.
   publish was a period ago or more).
 - Each publish costs Redis two round trips (the take, the check) besides the publish
   itself: at 1,000 players the window's scripts were the largest share of the web
-  processes' CPU (docs/PERFORMANCE.md §Half the pair's cost).
+  processes' CPU (docs/PERFORMANCE.md §The pair's cost on a quiet machine).
 
 Redis away: sends go out unpaced, as each change asks (fails open).
 
