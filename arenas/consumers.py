@@ -6,8 +6,8 @@ with an ack or an error naming what was wrong. It never writes a row itself."""
 import asyncio
 import json
 import logging
+import weakref
 
-from asgiref.sync import sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -17,6 +17,7 @@ from arenas import actions, live, queries, tasks
 from arenas.models import Arena, arena_code
 from infra import language
 from rooms.core import outbox
+from rooms.live.socket_db import in_db_thread
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 1024
@@ -82,7 +83,7 @@ class _Feed:
 
 async def _read_parts(code, language_code):
     try:
-        return await sync_to_async(_state_parts, thread_sensitive=False)(code, language_code)
+        return await in_db_thread(_state_parts)(code, language_code)
     except Exception as failure:  # noqa: BLE001 - the next change or a reconnect reads again
         logger.warning("arena %s: its state was not read: %r", code, failure)
         return None
@@ -99,18 +100,20 @@ async def _send_each(sockets, parts):
             logger.info("arena %s: a state was not sent: %r", socket.code, failure)
 
 
-_feeds: dict[tuple[int, str], _Feed] = {}  # by (event loop, arena code): this process's
+# This process's feeds: by event loop (a feed's task and sockets belong to the loop that
+# made them; a test's loop and its feeds go together), then by arena code.
+_feeds: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 def _feed(code, join=None, leave=None) -> _Feed:
-    key = (id(asyncio.get_running_loop()), code)
-    feed = _feeds.get(key) or _feeds.setdefault(key, _Feed(code))
+    feeds = _feeds.setdefault(asyncio.get_running_loop(), {})
+    feed = feeds.get(code) or feeds.setdefault(code, _Feed(code))
     if join is not None:
         feed.sockets.add(join)
     if leave is not None:
         feed.sockets.discard(leave)
         if not feed.sockets:
-            _feeds.pop(key, None)
+            feeds.pop(code, None)
     return feed
 
 
@@ -134,9 +137,9 @@ class ArenaConsumer(AsyncWebsocketConsumer):
         self.language = language.from_scope(self.scope)
         translation.activate(self.language)
         self.code = arena_code(self.scope["url_route"]["kwargs"]["code"])
-        self.player = await sync_to_async(player_from_scope, thread_sensitive=False)(self.scope)
+        self.player = await in_db_thread(player_from_scope)(self.scope)
         await self.accept()
-        if await sync_to_async(_arena, thread_sensitive=False)(self.code) is None:
+        if await in_db_thread(_arena)(self.code) is None:
             await self.send_error("no_arena", _("no arena has this code"))
             await self.close(code=4404)
             return
@@ -186,9 +189,7 @@ class ArenaConsumer(AsyncWebsocketConsumer):
             await self.send_error("not_joined", _("join the arena first"), message_type)
             return
         try:
-            await sync_to_async(_act, thread_sensitive=False)(
-                message_type, self.player, self.code, body
-            )
+            await in_db_thread(_act)(message_type, self.player, self.code, body)
         except actions.ArenaError as refused:
             await self.send_error(refused.code, refused.message, message_type)
             return

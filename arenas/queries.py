@@ -11,11 +11,8 @@ from arenas.models import Arena, ArenaPlayer, ArenaRace
 from layouts import library
 from mahjong.race_rules.arena_points import on_fire
 from mahjong.rules import Level
+from rooms.core.serializers import iso
 from rooms.models import Race, Seat, seat_name
-
-
-def iso(moment) -> str | None:
-    return moment.isoformat() if moment else None
 
 
 def listed(now: datetime | None = None) -> dict:

@@ -10,10 +10,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.identity import ensure_player
 from accounts.models import NICKNAME_MAX_LENGTH
-from accounts.throttle import client_address
 from arenas import actions, queries
 from arenas.models import MAX_MINUTES, MIN_MINUTES, NAME_MAX_LENGTH, Arena, ArenaPlayer, arena_code
-from infra.rate_window import within_limit
+from infra.rate_window import device_and_address_within
 from mahjong.rules import TIME_LIMITS, Level
 
 
@@ -70,19 +69,16 @@ def arenas_page(request, error=None, status=200, form=None):
 
 
 def _may_create(request, player) -> bool:
-    """Counts this attempt; False once the device or the address is over its limit."""
-    window = settings.ARENA_CREATE_WINDOW_SECONDS
-    device = within_limit(
-        f"{settings.ARENA_CREATE_KEY_PREFIX}:device:{player.pk}",
-        settings.ARENA_CREATE_PER_DEVICE,
-        window,
+    """Counts this attempt; False once the device or the address is over its limit (as
+    for rooms, with the arenas' own limits)."""
+    return device_and_address_within(
+        request,
+        player,
+        prefix=settings.ARENA_CREATE_KEY_PREFIX,
+        per_device=settings.ARENA_CREATE_PER_DEVICE,
+        per_address=settings.ARENA_CREATE_PER_ADDRESS,
+        window_seconds=settings.ARENA_CREATE_WINDOW_SECONDS,
     )
-    address = within_limit(
-        f"{settings.ARENA_CREATE_KEY_PREFIX}:address:{client_address(request)}",
-        settings.ARENA_CREATE_PER_ADDRESS,
-        window,
-    )
-    return device & address
 
 
 @require_POST

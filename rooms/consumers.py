@@ -9,14 +9,11 @@ flooding socket. It never writes game state itself.
 import asyncio
 import logging
 import time
-import weakref
-from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import NamedTuple
 
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.conf import settings
 from django.db import InterfaceError, OperationalError
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -26,7 +23,7 @@ from infra import language
 from rooms.core import errors, events, messages, serializers
 from rooms.core.boards import board_json
 from rooms.live import watchers
-from rooms.live.socket_db import PLAY, in_db_thread, run_action, run_action_in
+from rooms.live.socket_db import PLAY, SOCKETS, in_db_thread, run_action, run_action_in
 from rooms.lobby import actions as lobby
 from rooms.models import Race, Room, room_code
 from rooms.race import actions as races
@@ -55,20 +52,6 @@ class TokenBucket:
         return True
 
 
-_sized_loops = weakref.WeakSet()
-
-
-def _size_worker_threads() -> None:
-    """Most of an action's time is spent waiting for the database, so a web process
-    needs more worker threads than asyncio's default (cores + 4). The loop owns them and
-    joins them when it closes; each thread keeps its own database connection."""
-    loop = asyncio.get_running_loop()
-    if loop not in _sized_loops:
-        _sized_loops.add(loop)
-        threads = ThreadPoolExecutor(settings.SOCKET_DB_THREADS, thread_name_prefix="room-db")
-        loop.set_default_executor(threads)
-
-
 class Opened(NamedTuple):
     player: object
     seat_id: int | None
@@ -85,19 +68,23 @@ def _open(scope, code) -> Opened | None:
         return None
     seat = room.seats.filter(player=player).first() if player else None
     if seat is None:
-        return Opened(player, None, serializers.snapshot(room, None))
-    if races.take_seat_back(player, seat.pk, code):  # a player back on a board a CPU
-        room = Room.objects.get(code=code)  # stood in for takes it back, a new version
-    snapshot = serializers.snapshot(room, seat)
+        return Opened(player, None, _snapshot_of(code, None, room))
+    # A player back on a board a CPU stood in for takes it back: a new version, read again.
+    taken_back = races.take_seat_back(player, seat.pk, code)
+    snapshot = _snapshot_of(code, seat.pk, None if taken_back else room)
     lobby.seat_seen(seat.pk)
     return Opened(player, seat.pk, snapshot)
 
 
-@in_db_thread
-def _snapshot(code, seat_id):
-    room = Room.objects.get(code=code)
+def _snapshot_of(code: str, seat_id: int | None, room: Room | None = None) -> dict:
+    """The room now as this seat sees it (None: a watcher), from `room` if it was just
+    read: every snapshot a socket sends (opening, a new race, a resync, asked) is this."""
+    room = room or Room.objects.get(code=code)
     seat = room.seats.filter(pk=seat_id).first() if seat_id else None
     return serializers.snapshot(room, seat)
+
+
+_snapshot = in_db_thread(_snapshot_of)
 
 
 @in_db_thread
@@ -112,7 +99,6 @@ def _board_at_go(code, seat_id):
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
     async def connect(self):
-        _size_worker_threads()
         # Later messages of this connection run in the same task, in this language.
         translation.activate(language.from_scope(self.scope))
         self.code = room_code(self.scope["url_route"]["kwargs"]["code"])
@@ -298,7 +284,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         kind = messages.type_of(message)
         try:
             await self.upkeep(kind)
-            lane = PLAY if kind in PLAYING else None  # pairs never queue behind openings
+            lane = PLAY if kind in PLAYING else SOCKETS  # pairs never queue behind openings
             answer = await run_action_in(lane, HANDLERS[kind], self, message)  # events sent
         except errors.RoomError as error:
             return await self.reply_error(message.id, error.code, error.message)
@@ -338,9 +324,7 @@ def _counting_down(snapshot: dict) -> bool:
 # --- handlers: sync, run in a worker thread; each calls one action with the message its
 # schema parsed (rooms/core/messages.py) --------------------------------------------------------
 def _snapshot_handler(consumer, message: messages.Snapshot):
-    room = Room.objects.get(code=consumer.code)
-    seat = room.seats.filter(pk=consumer.seat_id).first() if consumer.seat_id else None
-    return serializers.snapshot(room, seat)
+    return _snapshot_of(consumer.code, consumer.seat_id)
 
 
 def _move(consumer, message: messages.Move):

@@ -32,35 +32,42 @@ HEALTH_CHECK_AFTER_IDLE_SECONDS = 5.0
 _housekept = threading.local()  # monotonic time of this thread's last housekeeping
 
 
-class PlayLane:
-    """Worker threads of their own, per event loop, for the actions of a running race (a
-    pair, a shuffle, giving up): a player waits for their answer. Everything else a
-    socket does (opening, snapshots, the lobby, arena states) runs on the loop's default
-    threads, so a wave of sockets opening when races start queues there, not in front
-    of the pairs of races already running (docs/PERFORMANCE.md §One arena under load)."""
+class ThreadLane:
+    """Worker threads of their own, per event loop, for the sockets' database work. Most
+    of an action's time is spent waiting for the database, so a web process needs more
+    threads than asyncio's default pool (cores + 4); each thread keeps its own database
+    connection. The loop's default pool is left as it is: nothing else in the process
+    shares these threads by surprise (docs/ARCHITECTURE.md §The sockets' threads)."""
 
-    def __init__(self):
-        self._executors = weakref.WeakKeyDictionary()  # event loop -> its lane's threads
+    def __init__(self, size_setting: str, name: str):
+        self.size_setting, self.name = size_setting, name
+        # event loop -> its lane's threads, which end once the loop is gone (its executor
+        # collected, ThreadPoolExecutor's workers stop)
+        self._executors = weakref.WeakKeyDictionary()
 
     def executor(self) -> ThreadPoolExecutor:
         loop = asyncio.get_running_loop()
         executor = self._executors.get(loop)
         if executor is None:
-            executor = ThreadPoolExecutor(settings.SOCKET_PLAY_THREADS, thread_name_prefix="play")
+            size = getattr(settings, self.size_setting)
+            executor = ThreadPoolExecutor(size, thread_name_prefix=self.name)
             self._executors[loop] = executor
         return executor
 
 
-PLAY = PlayLane()
+# Everything a socket does: opening, snapshots, the lobby, arena states.
+SOCKETS = ThreadLane("SOCKET_DB_THREADS", "room-db")
+# A running race's actions (a pair, a shuffle, giving up): a player waits for their
+# answer, and a wave of sockets opening when races start queues on SOCKETS, not in front
+# of the pairs of races already running (docs/PERFORMANCE.md §One arena under load).
+PLAY = ThreadLane("SOCKET_PLAY_THREADS", "play")
 
 
-def in_db_thread(function, lane: PlayLane | None = None):
-    """`function` as a coroutine run in one of the loop's worker threads (not the one
-    thread channels shares by default), or in `lane`'s: sockets of different rooms wait
-    for the database side by side, each room's row lock still ordering its own actions."""
+def in_db_thread(function, lane: ThreadLane = SOCKETS):
+    """`function` as a coroutine run in one of `lane`'s worker threads: sockets of
+    different rooms wait for the database side by side, each room's row lock still
+    ordering its own actions."""
     in_thread = _looked_after(function)
-    if lane is None:
-        return sync_to_async(in_thread, thread_sensitive=False)
 
     @functools.wraps(function)
     async def in_lane(*args, **kwargs):
@@ -101,11 +108,11 @@ async def run_action(function, *args, **kwargs):
     committed sent from this event loop, in order, also when it raised (an action may
     commit, then refuse). The sends are awaited here, before the caller answers: a room's
     events leave in the order its actions' threads came back."""
-    return await run_action_in(None, function, *args, **kwargs)
+    return await run_action_in(SOCKETS, function, *args, **kwargs)
 
 
-async def run_action_in(lane: PlayLane | None, function, *args, **kwargs):
-    """`run_action` on `lane`'s threads (None: the loop's default ones)."""
+async def run_action_in(lane: ThreadLane, function, *args, **kwargs):
+    """`run_action` on `lane`'s threads."""
     box = Outbox()
 
     def collected():

@@ -141,17 +141,6 @@ async def _sender(code: str) -> None:
         _senders.discard(code)
 
 
-async def _take_window(code: str, token: str) -> int:
-    """0 when this process now holds the room's window with `token` (nobody published in
-    the last period); else the ms until it may open. Fails open (0) with Redis away."""
-    try:
-        keys = [_window_key(code)]
-        return int(await _script(_TAKE, asynchronous=True)(keys=keys, args=[token, HOLD_MS]))
-    except (redis.RedisError, OSError) as error:
-        logger.warning("standings of %s sent unpaced (Redis: %r)", code, error)
-        return 0
-
-
 async def _publish_held(code: str, token: str) -> bool:
     """With the window held: read, compare (the window then ends a period later, or at
     once when nothing changed), publish. True when published."""
@@ -173,70 +162,25 @@ async def _publish_held(code: str, token: str) -> bool:
     return verdict == _CHANGED
 
 
-_SAME, _CHANGED, _LOST = 0, 1, 2  # what _CHECK says
-
-
-async def _checked(code: str, rows: bytes, token: str) -> int:
-    """_CHECK's verdict on these rows; with Redis away, they are published unpaced."""
-    try:
-        check = _script(_CHECK, asynchronous=True)
-        return int(await check(keys=_check_keys(code), args=_check_args(rows, token)))
-    except (redis.RedisError, OSError):
-        return _CHANGED
-
-
-async def _drop_window(code: str, token: str) -> None:
-    """Nothing to publish (no race): the window, if still the holder's, opens now."""
-    with contextlib.suppress(redis.RedisError, OSError):  # else it ends by itself (HOLD_MS)
-        await _script(_DROP, asynchronous=True)(keys=[_window_key(code)], args=[token])
-
-
-_DROP = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
-return 0
-"""
-
-
 # --- in a thread with no event loop (a worker's task, a view) ---------------------------
 def send_from_thread(code: str) -> None:
     """Publish the room's standings now if its window is open; else have a Celery task
-    try again when it ends (one task per room and window)."""
+    try again when it ends (one task per room and window). The same steps as
+    `_sender`'s and `_publish_held`'s, on the thread's Redis client."""
     client, token = _sync_client(), uuid.uuid4().hex
-    keys = [_window_key(code)]
-    try:
-        wait_ms = int(_script(_TAKE, asynchronous=False)(keys=keys, args=[token, HOLD_MS]))
-    except (redis.RedisError, OSError) as error:
-        logger.warning("standings of %s sent unpaced (Redis: %r)", code, error)
-        wait_ms = 0
+    wait_ms = _take_window(code, token, asynchronous=False)
     if wait_ms != 0:
         _send_later_from_a_task(client, code, _retry_in(wait_ms))
         return
     read = _read(code)
     if read is None:
-        with contextlib.suppress(redis.RedisError, OSError):  # else it ends by itself
-            _script(_DROP, asynchronous=False)(keys=keys, args=[token])
+        _drop_window(code, token, asynchronous=False)
         return
-    verdict = _checked_sync(code, read[1], token)
+    verdict = _checked(code, read[1], token, asynchronous=False)
     if verdict == _CHANGED:
         async_to_sync(_publish)(code, read[0])
     elif verdict == _LOST:  # another holds the window now: this change goes out after it
         _send_later_from_a_task(client, code, _period_ms())
-
-
-def _checked_sync(code: str, rows: bytes, token: str) -> int:
-    try:
-        check = _script(_CHECK, asynchronous=False)
-        return int(check(keys=_check_keys(code), args=_check_args(rows, token)))
-    except (redis.RedisError, OSError):
-        return _CHANGED
-
-
-def _check_keys(code: str) -> list[str]:
-    return [_rows_key(code), _window_key(code)]
-
-
-def _check_args(rows: bytes, token: str) -> list:
-    return [rows, ROWS_KEPT_SECONDS, token, _period_ms()]
 
 
 def _send_later_from_a_task(client, code: str, wait_ms: int) -> None:
@@ -259,6 +203,59 @@ def send_due(code: str) -> None:
 
 
 # --- shared --------------------------------------------------------------------------
+def _take_window(code: str, token: str, asynchronous: bool = True):
+    """0 when this process now holds the room's window with `token` (nobody published in
+    the last period); else the ms until it may open. Fails open (0) with Redis away.
+    (A coroutine on the loop's client, the answer itself on the thread's.)"""
+    return _run(_TAKE, [_window_key(code)], [token, HOLD_MS], asynchronous, on_error=0, code=code)
+
+
+_SAME, _CHANGED, _LOST = 0, 1, 2  # what _CHECK says
+
+
+def _checked(code: str, rows: bytes, token: str, asynchronous: bool = True):
+    """_CHECK's verdict on these rows; with Redis away, they are published unpaced."""
+    keys, args = [_rows_key(code), _window_key(code)], [rows, ROWS_KEPT_SECONDS, token]
+    return _run(_CHECK, keys, [*args, _period_ms()], asynchronous, on_error=_CHANGED)
+
+
+def _drop_window(code: str, token: str, asynchronous: bool = True):
+    """Nothing to publish (no race): the window, if still the holder's, opens now (with
+    Redis away, it ends by itself after HOLD_MS)."""
+    return _run(_DROP, [_window_key(code)], [token], asynchronous, on_error=0)
+
+
+def _run(source: str, keys: list, args: list, asynchronous: bool, on_error: int, code=None):
+    """A script's answer as an int, from the loop's client (a coroutine) or the thread's;
+    `on_error` when Redis does not answer (logged when `code` is given: sent unpaced)."""
+    call = _script(source, asynchronous)
+
+    def failed(error: Exception) -> int:
+        if code is not None:
+            logger.warning("standings of %s sent unpaced (Redis: %r)", code, error)
+        return on_error
+
+    if not asynchronous:
+        try:
+            return int(call(keys=keys, args=args))
+        except (redis.RedisError, OSError) as error:
+            return failed(error)
+
+    async def answer() -> int:
+        try:
+            return int(await call(keys=keys, args=args))
+        except (redis.RedisError, OSError) as error:
+            return failed(error)
+
+    return answer()
+
+
+_DROP = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
 async def _publish(code: str, message: dict) -> None:
     """As a frame, its text as it is for every socket (infra/channel_layer.py), where the
     layer can; else as a channel-layer message."""
@@ -267,12 +264,6 @@ async def _publish(code: str, message: dict) -> None:
         await layer.group_send_frame(events.group_name(code), "standings", message["text"])
     else:
         await layer.group_send(events.group_name(code), message)
-
-
-def standings_message(code: str) -> dict | None:
-    """The room's standings now, as a channel-layer message (None: no race to show)."""
-    read = _read(code)
-    return None if read is None else read[0]
 
 
 def _read(code: str) -> tuple[dict, bytes] | None:

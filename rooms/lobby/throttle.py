@@ -4,18 +4,16 @@ with rooms, and a household or school behind one address still can play."""
 
 from django.conf import settings
 
-from accounts.throttle import client_address
-from infra.rate_window import within_limit
+from infra.rate_window import device_and_address_within
 
 
 def may_create_room(request, player) -> bool:
-    """Counts this attempt; False once the device or the address is over its limit.
-    (`&`, not `and`: both are counted even when the first refuses.)"""
-    return _count(f"device:{player.pk}", settings.ROOM_CREATE_PER_DEVICE) & _count(
-        f"address:{client_address(request)}", settings.ROOM_CREATE_PER_ADDRESS
+    """Counts this attempt; False once the device or the address is over its limit."""
+    return device_and_address_within(
+        request,
+        player,
+        prefix=settings.ROOM_CREATE_KEY_PREFIX,
+        per_device=settings.ROOM_CREATE_PER_DEVICE,
+        per_address=settings.ROOM_CREATE_PER_ADDRESS,
+        window_seconds=settings.ROOM_CREATE_WINDOW_SECONDS,
     )
-
-
-def _count(who: str, limit: int) -> bool:
-    key = f"{settings.ROOM_CREATE_KEY_PREFIX}:{who}"
-    return within_limit(key, limit, settings.ROOM_CREATE_WINDOW_SECONDS)

@@ -99,3 +99,20 @@ def test_at_any_hour_a_new_site_lists_a_running_or_next_arena(client, hour):
     assert any(a.level == "hard" for a in made)  # the evening's, up to a day ahead
     page = client.get("/arenas/").content.decode()
     assert "Hourly Easy" in page and "Evening Hard" in page
+
+
+def test_an_arena_and_its_race_tell_their_times_in_one_form_and_none_as_null():
+    """The arena page and the race page read times alike (rooms.core.serializers.iso):
+    ISO 8601 with the UTC offset, and a time not set yet as null."""
+    from arenas import queries
+    from rooms.core import serializers
+    from tests.rooms.rooms_helpers import room_with, started
+
+    arena = Arena.objects.create(name="Evening", level="easy", minutes=30, starts_at=NOON)
+    state = queries.state_json(arena, None, now=NOON)
+    room, players = room_with("Ana", "Bo")
+    race, _ = started(room, players[0], at=NOON)
+    shown = serializers.race_json(race)
+    assert state["arena"]["starts_at"] == shown["started_at"] == "2026-12-03T12:10:00+00:00"
+    assert datetime.fromisoformat(state["server_now"]) == NOON
+    assert shown["finished_at"] is None

@@ -4,7 +4,6 @@ import asyncio
 import json
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 import redis
@@ -16,7 +15,7 @@ from infra import redis_async
 from rooms import consumers
 from rooms.core.boards import deal_for, position_of
 from rooms.live import standings_feed
-from rooms.live.socket_db import PLAY
+from rooms.live.socket_db import PLAY, SOCKETS
 from rooms.lobby import actions as lobby
 from rooms.models import Entry
 from rooms.race import actions as races
@@ -129,19 +128,25 @@ async def test_a_pair_is_acknowledged_and_the_others_see_the_standings():
     await close_all(sockets)
 
 
+def hold_every_thread(lane, freed: threading.Event) -> list:
+    """Every thread of this loop's `lane` waiting for `freed`: what is sent to the lane
+    meanwhile queues (more held than it has threads: the rest queue too)."""
+    loop, size = asyncio.get_running_loop(), lane.executor()._max_workers
+    return [loop.run_in_executor(lane.executor(), freed.wait, 30) for _ in range(size)]
+
+
 async def test_a_pair_is_answered_while_every_other_socket_thread_is_busy():
-    # Sockets opening by the dozen (an arena starting its races) fill the loop's default
-    # worker threads; a running race's pairs have threads of their own (the play lane).
+    # Sockets opening by the dozen (an arena starting its races) fill the sockets' worker
+    # threads; a running race's pairs have threads of their own (the play lane).
     room, players, sockets, entry, (i, j) = await racing("Ana", "Bo")
     ana, _bo = sockets
-    loop, freed = asyncio.get_running_loop(), threading.Event()
-    loop.set_default_executor(ThreadPoolExecutor(1))
-    busy = loop.run_in_executor(None, freed.wait, 30)
+    freed = threading.Event()
+    busy = hold_every_thread(SOCKETS, freed)
     try:
         ack = await asyncio.wait_for(ana.ask(type="move", tiles=[i, j], n=0), 5)
     finally:
         freed.set()
-        await busy
+        await asyncio.gather(*busy)
     assert ack["pairs_removed"] == 1
     await close_all(sockets)
 
@@ -155,10 +160,8 @@ async def test_a_ping_is_answered_while_the_sockets_last_pair_still_waits_for_th
     # answered once the database is back, and nothing it sent is lost.
     room, players, sockets, entry, (i, j) = await racing("Ana", "Bo")
     ana, _bo = sockets
-    loop, freed = asyncio.get_running_loop(), threading.Event()
-    loop.set_default_executor(ThreadPoolExecutor(1))
-    settings.SOCKET_PLAY_THREADS = 1  # this loop's play lane: one thread, held below
-    held = [loop.run_in_executor(pool, freed.wait, 30) for pool in (None, PLAY.executor())]
+    freed = threading.Event()
+    held = hold_every_thread(SOCKETS, freed) + hold_every_thread(PLAY, freed)
     try:
         await ana.send(type="move", tiles=[i, j], n=0, id=7)  # queued behind the held thread
         pong = await asyncio.wait_for(ana.ask(type="ping", t=5), 5)

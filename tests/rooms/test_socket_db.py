@@ -3,10 +3,10 @@ is trusted without Django's `SELECT 1` health check; an idle one is checked, so 
 connection the database dropped meanwhile is replaced before it is used."""
 
 import asyncio
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import OperationalError, connection, connections
+from django.test import override_settings
 
 from rooms.live import socket_db
 from rooms.live.socket_db import in_db_thread
@@ -31,7 +31,6 @@ def _in_one_worker_thread(*calls):
     number instead of a call is a pause of that many seconds between calls."""
 
     async def run():
-        asyncio.get_running_loop().set_default_executor(ThreadPoolExecutor(1))
         results = []
         for call in calls:
             if isinstance(call, float):
@@ -44,7 +43,8 @@ def _in_one_worker_thread(*calls):
         await in_db_thread(lambda: connection.close())()  # not left open past the test
         return results
 
-    return asyncio.run(run())
+    with override_settings(SOCKET_DB_THREADS=1):  # this new loop's lane: one thread
+        return asyncio.run(run())
 
 
 def _backend_pid():

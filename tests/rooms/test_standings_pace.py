@@ -162,3 +162,27 @@ async def test_a_tasks_change_while_the_window_is_closed_goes_out_when_it_ends(
     assert time.monotonic() - published >= 0.4  # not within the other's window
     assert {row["nickname"] for row in frame["standings"]} == {"Ana", "Bo"}
     await socket.close()
+
+
+async def test_the_loop_and_a_thread_share_one_window_and_one_check_of_the_rows(
+    settings, race_of_two_past_go
+):
+    # A web process's sender (on its loop) and a worker's or a view's send (in a thread)
+    # take the same window and compare with the same last rows, whichever came first.
+    from rooms.live import standings_feed as feed
+    from tests.rooms.rooms_helpers import db
+
+    settings.STANDINGS_FEED_MS = 400
+    room, _players = race_of_two_past_go
+    in_thread = db(lambda step, *args: step(*args, asynchronous=False))
+    assert await feed._take_window(room.code, "loop") == 0
+    assert 0 < await in_thread(feed._take_window, room.code, "thread") <= 3000
+    assert await feed._checked(room.code, b"[1]", "loop") == feed._CHANGED
+    assert await in_thread(feed._checked, room.code, b"[1]", "thread") == feed._LOST
+    assert 0 < await in_thread(feed._take_window, room.code, "thread") <= 400
+    await asyncio.sleep(0.45)  # the loop's window ends a period after its check
+    assert await in_thread(feed._take_window, room.code, "thread") == 0
+    assert await in_thread(feed._checked, room.code, b"[1]", "thread") == feed._SAME
+    assert await feed._take_window(room.code, "loop") == 0  # same rows: the window opened
+    await feed._drop_window(room.code, "loop")
+    assert await in_thread(feed._take_window, room.code, "thread") == 0

@@ -103,6 +103,26 @@ def test_behind_the_proxy_the_address_is_the_one_the_proxy_saw(limits):
     assert create(Client(), HTTP_X_FORWARDED_FOR="203.0.113.8").status_code == 302
 
 
+CREATIONS = {  # what a device creates, its form, its settings' prefix, and its rows
+    "room": ("/rooms/new", {"nickname": "Ana"}, "ROOM_CREATE"),
+    "arena": ("/arenas/new", {"name": "Sprint", "level": "easy", "minutes": "30"}, "ARENA_CREATE"),
+}
+
+
+@pytest.mark.parametrize("kind", CREATIONS)
+def test_rooms_and_arenas_count_each_device_and_each_address_apart(kind, settings):
+    url, form, prefix = CREATIONS[kind]
+    setattr(settings, f"{prefix}_PER_DEVICE", 2)
+    setattr(settings, f"{prefix}_PER_ADDRESS", 4)
+    first, second = Client(), Client()
+    # The refused third counts for the address too: a script cannot probe for free.
+    assert [first.post(url, form).status_code for _ in range(3)] == [302, 302, 429]
+    assert second.post(url, form).status_code == 302, "another device at the address can"
+    assert second.post(url, form).status_code == 429, "but the address is full now"
+    other_address = Client(REMOTE_ADDR="203.0.113.9")
+    assert other_address.post(url, form).status_code == 302
+
+
 PRODUCTION = {
     "DEBUG": "0",
     "SECRET_KEY": secrets.token_urlsafe(50),
