@@ -58,8 +58,9 @@ def fill(games: int) -> None:
 
     from accounts.models import Player, Rating, RatingChange
     from mahjong.daily import daily_code
+    from mahjong.rules import Level
     from practice.models import SoloGame
-    from rooms.models import Entry, Level, Race, Room, Seat
+    from rooms.models import Entry, Race, Room, Seat
 
     done = SoloGame.objects.filter(status=SoloGame.Status.WON).count()
     rng = random.Random(2026)

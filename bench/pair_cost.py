@@ -33,8 +33,8 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
 from accounts.models import Player  # noqa: E402
+from bench.client_board import a_legal_pair  # noqa: E402
 from rooms.core.boards import position_of  # noqa: E402
-from rooms.core.client_board import a_legal_pair  # noqa: E402
 from rooms.live.socket_db import run_action  # noqa: E402
 from rooms.lobby import actions as lobby  # noqa: E402
 from rooms.models import Entry  # noqa: E402

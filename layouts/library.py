@@ -137,12 +137,6 @@ def title_of(key: str, language: str) -> str:
     return row.title(language) if row else ""
 
 
-def title_of_code(code: str, language: str) -> str:
-    """A stored layout's name from one of its codes (`MJ1-U<id>-…` or `MJ2-U<id>-…`)."""
-    parts = code.split("-")
-    return title_of(parts[1], language) if len(parts) == 3 else ""
-
-
 def is_offered(key: str) -> bool:
     """A key the picker offers now: a built-in layout, or a stored one not hidden."""
     if isinstance(key, str) and key in BY_NAME:

@@ -14,9 +14,9 @@ from django.views.decorators.http import require_GET
 from arenas import queries as arena_queries
 from mahjong.board_strings import strings as board_strings
 from mahjong.engine.catalog import BY_NAME
-from mahjong.rules import CUT_OFF, IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS
+from mahjong.rules import CUT_OFF, IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS, Level
 from pages.front_door import front_door
-from rooms.models import Level, SiteDefaults
+from rooms.models import SiteDefaults
 
 MAX_COUNT = 10  # shuffles and hints: 0 to 10 (the validators of rooms.models.Rules)
 

@@ -18,14 +18,14 @@ from mahjong.daily import daily_code as daily_code
 from mahjong.daily import today as today
 from mahjong.engine.catalog import CATALOG
 from mahjong.race_rules.ratings import PROVISIONAL_DEVIATION
-from mahjong.rules import MINUTE_MS, layout_label
+from mahjong.rules import MINUTE_MS, Level, layout_label
 from practice.daily import daily_board as daily_board  # practice frames it too
 from practice.models import SoloGame
 from practice.wins import BOARD_SIZE
 from practice.wins import best_win_per_player as best_win_per_player
 from records import periods
 from records.periods import ALL_TIME, Period
-from rooms.models import Entry, Level, Race, Seat
+from rooms.models import Entry, Race, Seat
 
 RATING_BOARD_SIZE = 50
 # Columns a board never shows and that weigh: a game's moves and their times, a board's

@@ -16,13 +16,11 @@ from mahjong.race_rules import ranking
 from mahjong.rules import (
     IDLE_LIMITS,
     LAST_PLAYER_IDLE,
-    LEVELS,
     SHUFFLE_PENALTIES,
     TIME_LIMITS,
     Level,
 )
 
-__all__ = ["LEVELS", "Level"]  # re-exported: rooms' modules read the levels from here
 ROOM_CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I look-alikes
 ROOM_CODE_LENGTH = 6
 

@@ -14,12 +14,12 @@ from accounts.identity import ensure_player, player_for_request
 from accounts.models import guest_name
 from layouts import library
 from mahjong.board_strings import strings as board_strings
-from mahjong.rules import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS
+from mahjong.rules import IDLE_LIMITS, SHUFFLE_PENALTIES, TIME_LIMITS, Level
 from rooms.core import errors, outbox, serializers
 from rooms.lobby import actions as lobby
 from rooms.lobby import throttle
 from rooms.lobby.open_rooms import open_rooms
-from rooms.models import CpuLevel, Level, Room, cpu_name, room_code
+from rooms.models import CpuLevel, Room, cpu_name, room_code
 from rooms.quick import actions as quick
 
 

@@ -45,11 +45,11 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus  # noqa: E402
 
 from accounts.identity import COOKIE_NAME, signed_token  # noqa: E402
 from accounts.models import Player  # noqa: E402
+from bench.client_board import a_legal_pair  # noqa: E402
 from mahjong.engine.layout import layout_from_positions  # noqa: E402
 from mahjong.engine.position import Position  # noqa: E402
 from mahjong.engine.tiles import face_id  # noqa: E402
 from rooms.core import errors  # noqa: E402
-from rooms.core.client_board import a_legal_pair  # noqa: E402
 from rooms.lobby import actions as lobby  # noqa: E402
 from rooms.models import Entry, Move  # noqa: E402
 from rooms.race import end as race_end  # noqa: E402

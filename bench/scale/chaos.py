@@ -97,7 +97,7 @@ from websockets.asyncio.client import connect  # noqa: E402
 from accounts.identity import COOKIE_NAME, signed_token  # noqa: E402
 from accounts.models import Player  # noqa: E402
 from practice.models import SoloGame  # noqa: E402
-from rooms.core.client_board import a_legal_pair  # noqa: E402
+from bench.client_board import a_legal_pair  # noqa: E402
 from rooms.lobby import actions as lobby  # noqa: E402
 from rooms.models import Race  # noqa: E402
 

@@ -141,10 +141,6 @@ def lock_room(code: str) -> Room | None:
     return _instance(Room, _all_fields(Room), rows[0]) if rows else None
 
 
-def lock_room_by_orm(code: str) -> Room | None:
-    return Room.objects.select_for_update().filter(code=code).first()
-
-
 @_text
 def _lock_room_sql(vendor):
     return (
@@ -160,11 +156,6 @@ def room_version_and_race(code: str) -> tuple[int | None, Race | None]:
         return None, None
     version, *race = rows[0]
     return version, _instance(Race, _all_fields(Race), race) if race[0] is not None else None
-
-
-def room_version_and_race_by_orm(code: str) -> tuple[int | None, Race | None]:
-    room = Room.objects.filter(code=code).first()
-    return (room.version, room.current_race()) if room else (None, None)
 
 
 @_text
@@ -193,17 +184,6 @@ def lock_room_and_entry(
     entry.race = _instance(Race, _all_fields(Race), race_values)
     entry.seat = _instance(Seat, _all_fields(Seat), seat_values)
     return _instance(Room, _all_fields(Room), room_values), entry
-
-
-def lock_room_and_entry_by_orm(code: str, *, player_id=None, seat_id=None):
-    room = lock_room_by_orm(code)
-    race = room.current_race() if room else None
-    if race is None or race.status != Race.Status.RUNNING:
-        return None
-    boards = race.entries.select_for_update().select_related("race", "seat")
-    by = {"seat__player_id": player_id} if seat_id is None else {"seat_id": seat_id}
-    entry = boards.filter(**by).first()
-    return (room, entry) if entry else None
 
 
 def _split(row: tuple, *models) -> list[tuple]:
@@ -251,11 +231,6 @@ def record_pair(entry: Entry, fields: tuple[str, ...], number: int, tiles: list[
     else:
         _rows(_insert_pair_sql(), move_params)
         _rows(_save_entry_sql(connection.vendor, fields), entry_params)
-
-
-def record_pair_by_orm(entry: Entry, fields, number: int, tiles: list[int], at, by_cpu):
-    Move.objects.create(entry=entry, number=number, tiles=tiles, at=at, by_cpu=by_cpu)
-    entry.save(update_fields=list(fields))
 
 
 @functools.cache
@@ -306,10 +281,6 @@ def standing_rows(race_id: int) -> list[StandingRow]:
     return [StandingRow(*row[:6], bool(row[6]), SeatName(*row[7:])) for row in rows]
 
 
-def standing_rows_by_orm(race_id: int) -> list[Entry]:
-    return list(Entry.objects.filter(race_id=race_id).select_related("seat").order_by("pk"))
-
-
 @_text
 def _standings_sql(vendor):
     # Plain columns (no JSON or dates), so only the boolean needs converting on SQLite.
@@ -337,14 +308,6 @@ def pop_pooled_deal(level: str, flowers: bool) -> str | None:
     once skip each other's row on PostgreSQL (SKIP LOCKED) instead of waiting."""
     rows = _rows(_pop_deal_sql(), [level, flowers])
     return rows[0][0] if rows else None
-
-
-def pop_pooled_deal_by_orm(level: str, flowers: bool) -> str | None:
-    deal = PooledDeal.objects.filter(level=level, flowers=flowers).order_by("id").first()
-    if deal is None:
-        return None
-    deal.delete()
-    return deal.code
 
 
 @_text

@@ -19,9 +19,9 @@ from mahjong.engine.catalog import level_layout
 from mahjong.engine.codes import make_code, random_seed
 from mahjong.engine.deal import deal_from_code
 from mahjong.race_rules.grading import grade
-from mahjong.rules import GRADE_BANDS
+from mahjong.rules import GRADE_BANDS, LEVELS
 from rooms.core import hot_sql
-from rooms.models import LEVELS, PooledDeal
+from rooms.models import PooledDeal
 
 logger = logging.getLogger(__name__)
 

@@ -25,11 +25,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import Player
-from mahjong.rules import MAX_SEATS
+from mahjong.rules import LEVELS, MAX_SEATS, Level
 from rooms.core.errors import RoomError
 from rooms.core.room import lobby_changed, locked_room
 from rooms.lobby import actions as lobby
-from rooms.models import LEVELS, CpuLevel, Entry, Level, Race, Room, Seat, SiteDefaults
+from rooms.models import CpuLevel, Entry, Race, Room, Seat, SiteDefaults
 from rooms.race import actions as races
 
 QUICK_CPU_LEVEL = CpuLevel.STEADY

@@ -22,10 +22,10 @@ from accounts import actions as accounts_actions
 from accounts.models import Player, Rating
 from mahjong.race_rules import matchmaking
 from mahjong.race_rules.ratings import START_RATING
-from mahjong.rules import MAX_SEATS
+from mahjong.rules import LEVELS, MAX_SEATS
 from rooms.core.errors import RoomError
 from rooms.lobby import actions as lobby
-from rooms.models import LEVELS, Entry, QueueEntry, Race, Room, Seat
+from rooms.models import Entry, QueueEntry, Race, Room, Seat
 from rooms.race import actions as races
 
 MIN_PLAYERS = 2

@@ -7,10 +7,10 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.identity import ensure_player, player_for_request
+from mahjong.rules import Level
 from rooms.core import outbox
 from rooms.core.errors import RoomError
 from rooms.core.serializers import rating_labels
-from rooms.models import Level
 from rooms.ranked import actions as ranked
 
 

@@ -4,7 +4,7 @@ on the home page and on /rooms/."""
 from django import template
 from django.conf import settings
 
-from rooms.models import Level
+from mahjong.rules import Level
 
 register = template.Library()
 

@@ -20,8 +20,8 @@ from django.conf import settings
 from django.db import connection
 from websockets.asyncio.client import connect
 
+from bench.client_board import a_legal_pair, position_from_json
 from infra import embedded_redis
-from rooms.core.client_board import a_legal_pair, position_from_json
 from tests.conftest import free_port
 from tests.rooms.rooms_helpers import cookie_for
 

@@ -8,8 +8,8 @@ import psycopg
 import pytest
 from django.db import connection
 
+from bench.client_board import a_legal_pair
 from rooms.core.boards import position_of
-from rooms.core.client_board import a_legal_pair
 from rooms.models import Entry, Move
 from rooms.race import actions as races
 from tests.conftest import free_port

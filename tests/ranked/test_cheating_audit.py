@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from rooms.core.client_board import a_legal_pair, position_from_json
+from bench.client_board import a_legal_pair, position_from_json
 from rooms.models import Entry, Move
 from tests.rooms.rooms_helpers import Socket, close_all, db, room_with, seated
 

@@ -12,10 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts import actions
+from mahjong.rules import Level
 from practice.models import SoloGame
 from records import leaderboards
 from rooms.lobby import actions as lobby
-from rooms.models import Level, Race
+from rooms.models import Race
 from rooms.race import actions as races
 from tests.records.test_period_boards import (
     ANA,

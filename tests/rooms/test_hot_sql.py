@@ -1,6 +1,7 @@
 """The hand-written statements of rooms/core/hot_sql.py read and write rows exactly as the
 ORM would, on PostgreSQL and SQLite alike: each is compared with its ORM twin there
-(`<name>_by_orm`), on the same rows, and with what the ORM reads back."""
+(`<name>_by_orm`, tests/rooms/hot_sql_by_orm.py), on the same rows, and with what the
+ORM reads back."""
 
 from datetime import timedelta
 
@@ -15,6 +16,7 @@ from rooms.lobby import actions as lobby
 from rooms.models import Entry, Move, PooledDeal, Race, Room
 from rooms.race import actions as races
 from rooms.race import end as race_end
+from tests.rooms import hot_sql_by_orm as orm
 from tests.rooms.rooms_helpers import everyone_ready, first_plan_pair, room_with
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +47,7 @@ def _locked(found) -> tuple | None:
 def _both_lock_the_same(code, **board):
     """lock_room_and_entry and its ORM twin find the same rows; the hand-written one's."""
     by_hand = hot_sql.lock_room_and_entry(code, **board)
-    assert _locked(by_hand) == _locked(hot_sql.lock_room_and_entry_by_orm(code, **board))
+    assert _locked(by_hand) == _locked(orm.lock_room_and_entry_by_orm(code, **board))
     return by_hand
 
 
@@ -135,9 +137,7 @@ def test_a_pair_is_stored_as_its_orm_twin_stores_it():
         pair = first_plan_pair(board)
         for by_cpu in (False, True):
             by_hand = _pair_recorded_then_undone(hot_sql.record_pair, board.pk, pair, now, by_cpu)
-            by_orm = _pair_recorded_then_undone(
-                hot_sql.record_pair_by_orm, board.pk, pair, now, by_cpu
-            )
+            by_orm = _pair_recorded_then_undone(orm.record_pair_by_orm, board.pk, pair, now, by_cpu)
             assert by_hand == by_orm
             row, moves = by_hand
             assert moves == [(board.pk, 0, "pair", pair, now, by_cpu)]
@@ -152,7 +152,7 @@ def test_standings_read_by_hand_match_the_orm_twins_rows():
     entry = race.entries.get(seat__player=owner)
     races.play_pair(owner, room.code, first_plan_pair(entry), 0, now=now)
     races.give_up(guest, room.code, now=now)
-    rows, boards = hot_sql.standing_rows(race.pk), hot_sql.standing_rows_by_orm(race.pk)
+    rows, boards = hot_sql.standing_rows(race.pk), orm.standing_rows_by_orm(race.pk)
     seat_columns = ("nickname", "cpu_level", "cpu_number", "guest_number", "player_id")
     assert [(*_standing(row), *row.seat) for row in rows] == [
         (*_standing(e), *(getattr(e.seat, name) for name in seat_columns)) for e in boards
@@ -181,14 +181,14 @@ def test_the_room_lock_reads_the_whole_room_as_its_orm_twin_does():
 
     def both_read_the_room():
         by_hand = hot_sql.lock_room(room.code)
-        assert _fields(by_hand) == _fields(hot_sql.lock_room_by_orm(room.code))
+        assert _fields(by_hand) == _fields(orm.lock_room_by_orm(room.code))
         assert _fields(by_hand) == _fields(Room.objects.get(pk=room.pk))
         return by_hand
 
     assert both_read_the_room().version == room.version
     _start(room, owner)
     assert both_read_the_room().version > room.version
-    assert hot_sql.lock_room("NOSUCH") is None and hot_sql.lock_room_by_orm("NOSUCH") is None
+    assert hot_sql.lock_room("NOSUCH") is None and orm.lock_room_by_orm("NOSUCH") is None
 
 
 def _version_and_race(read, code) -> tuple:
@@ -201,7 +201,7 @@ def test_the_feed_reads_the_rooms_version_and_its_latest_race_as_its_orm_twin_do
 
     def both_read_alike():
         by_hand = _version_and_race(hot_sql.room_version_and_race, room.code)
-        assert by_hand == _version_and_race(hot_sql.room_version_and_race_by_orm, room.code)
+        assert by_hand == _version_and_race(orm.room_version_and_race_by_orm, room.code)
         return by_hand
 
     assert both_read_alike() == (room.version, None)
@@ -213,7 +213,7 @@ def test_the_feed_reads_the_rooms_version_and_its_latest_race_as_its_orm_twin_do
     version, race = both_read_alike()
     assert version == Room.objects.get(pk=room.pk).version
     assert race == _fields(Race.objects.get(pk=second.pk)) and race["id"] != first.pk
-    for read in (hot_sql.room_version_and_race, hot_sql.room_version_and_race_by_orm):
+    for read in (hot_sql.room_version_and_race, orm.room_version_and_race_by_orm):
         assert read("NOSUCH") == (None, None)
 
 
@@ -246,7 +246,7 @@ def test_the_pools_pop_deletes_and_returns_the_oldest_deal_of_its_pool_as_its_or
     everything = list(PooledDeal.objects.order_by("id").values_list("code", flat=True))
     for level, flowers in (("easy", False), ("easy", True), ("hard", False), ("medium", False)):
         by_hand = _pop_then_undo(hot_sql.pop_pooled_deal, level, flowers)
-        assert by_hand == _pop_then_undo(hot_sql.pop_pooled_deal_by_orm, level, flowers)
+        assert by_hand == _pop_then_undo(orm.pop_pooled_deal_by_orm, level, flowers)
     assert _pop_then_undo(hot_sql.pop_pooled_deal, "medium", False) == (None, everything)
     taken = []
     while (code := hot_sql.pop_pooled_deal("easy", False)) is not None:
@@ -255,7 +255,7 @@ def test_the_pools_pop_deletes_and_returns_the_oldest_deal_of_its_pool_as_its_or
     assert taken == [deal.code for deal in easy_deals] == ["EASY-C", "EASY-A", "EASY-B"]
     left = PooledDeal.objects.order_by("id").values_list("code", flat=True)
     assert list(left) == ["EASY-FLOWERS", "HARD-A"]  # other pools untouched
-    assert hot_sql.pop_pooled_deal_by_orm("easy", False) is None
+    assert orm.pop_pooled_deal_by_orm("easy", False) is None
 
 
 @pytest.mark.skipif(connection.vendor != "postgresql", reason="PostgreSQL's prepared statements")

@@ -21,9 +21,10 @@ from accounts.throttle import WINDOW_SECONDS
 from layouts.models import StoredLayout
 from mahjong.engine import CodeError, deal_from_code
 from mahjong.engine.catalog import BY_NAME
+from mahjong.rules import Level
 from practice import actions
 from practice.views import MAX_BODY_BYTES
-from rooms.models import Level, Room, room_code
+from rooms.models import Room, room_code
 from tests.accounts.accounts_helpers import device_player
 from tests.practice.practice_helpers import BEGINNER_CODE
 from tests.security.strategies import fuzz_settings, json_values

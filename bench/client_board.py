@@ -1,6 +1,7 @@
 """A board as a client receives it (the JSON of `rooms.core.boards.board_json`) back into an
 engine Position: what a player's program can work out from what the server sent after
-"go", and nothing more. Load generators and the cheating audit play with it.
+"go", and nothing more. The load generators here and the tests that play as a client
+would (the cheating audit, the fault drills) play with it.
 
 Imports only the engine, so it runs outside Django.
 """
