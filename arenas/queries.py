@@ -3,7 +3,6 @@ its podium, and the winners of a period (for records' leaderboards)."""
 
 from datetime import datetime
 
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import get_language
 
@@ -40,7 +39,11 @@ def next_arena(now: datetime | None = None) -> Arena | None:
 def ranked_players(arena: Arena) -> list[ArenaPlayer]:
     """The table's order: points, then the higher average share, then best time, then
     who joined first. Each gets `.rank` (equal on all three: the same rank)."""
-    players = list(ArenaPlayer.objects.filter(arena=arena))
+    return _ranked(list(ArenaPlayer.objects.filter(arena=arena)))
+
+
+def _ranked(players: list[ArenaPlayer]) -> list[ArenaPlayer]:
+    """ranked_players' order and ranks, for one arena's players as read."""
 
     def key(p):
         return (-p.points, -p.average_share, p.best_ms if p.best_ms is not None else 1 << 62)
@@ -157,17 +160,21 @@ def state_json(arena: Arena, player_id: int | None, now: datetime | None = None)
     return {**shared, "you": yours.get(player_id)}
 
 
-def winners_between(start: datetime, end: datetime) -> list[dict]:
-    """The winners of the arenas that finished in [start, end): per player, wins (first
-    place) and podiums (top three), most wins first. For records' leaderboards by period."""
-    done = Arena.objects.filter(
-        Q(status=Arena.Status.FINISHED), finished_at__gte=start, finished_at__lt=end
-    )
+def winners_between(start: datetime | None, end: datetime | None) -> list[dict]:
+    """The winners of the arenas that finished in [start, end) (None: unbounded): per
+    player, wins (first place, ties included) and podiums (top three), most wins first.
+    Every finished arena's players in one query. For records' leaderboards by period."""
+    done = Arena.objects.filter(status=Arena.Status.FINISHED)
+    if start is not None:
+        done = done.filter(finished_at__gte=start)
+    if end is not None:
+        done = done.filter(finished_at__lt=end)
+    by_arena: dict[int, list[ArenaPlayer]] = {}
+    for player in ArenaPlayer.objects.filter(arena__in=done, races__gt=0):
+        by_arena.setdefault(player.arena_id, []).append(player)
     tally: dict[int, dict] = {}
-    for arena in done:
-        for row in ranked_players(arena)[:3]:
-            if row.races == 0:
-                continue
+    for players in by_arena.values():
+        for row in _ranked(players)[:3]:
             line = tally.setdefault(
                 row.player_id,
                 {"player_id": row.player_id, "name": row.nickname, "wins": 0, "podiums": 0},

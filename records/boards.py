@@ -7,17 +7,16 @@ instants [start, end) (both None for all time) and returns at most `limit` rows,
 first; a row is a sequence of cells, one per column, each a (text, link or None) pair.
 Plain values, so the app that reads them needs nothing of records (records sits above the
 apps it lists: pyproject.toml's layers), and records imports nothing that does not exist:
-the arena app, once there, adds one line below, e.g.
-
-    PeriodBoard("arenas", _("Arena winners"), (Column(_("Player")),
-                Column(_("Arenas won"), numeric=True)), arenas.boards.winners,
-                _("No arena finished in this period.")),
+another app adds its board to BOARDS below, as the arenas' winners are.
 """
 
 import datetime
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
+from arenas import boards as arena_boards
 from records import periods
 from records.periods import Period
 
@@ -53,7 +52,15 @@ class ReadBoard:
     rows: list[list[ShownCell]]
 
 
-BOARDS: list[PeriodBoard] = []
+BOARDS: list[PeriodBoard] = [
+    PeriodBoard(
+        "arenas",
+        _("Arena winners"),
+        (Column(_("Player")), Column(_("Wins"), numeric=True), Column(_("Podiums"), numeric=True)),
+        arena_boards.winners,
+        _("No arena finished in this period."),
+    ),
+]
 
 BOARD_SIZE = 10
 

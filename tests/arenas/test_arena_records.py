@@ -45,6 +45,25 @@ def test_winners_between_counts_each_players_wins_and_podiums_in_the_period():
     assert queries.winners_between(now - timedelta(days=2), now - timedelta(days=1)) == []
 
 
+def test_the_leaderboards_name_the_arena_winners_of_the_period_and_link_their_pages(client):
+    from django.utils.translation import override
+
+    _, ana, bo = finished_arena("Ana", "Bo")
+    today = timezone.now().date()
+    for url in ("/leaderboards/", f"/leaderboards/day/{today.isoformat()}/"):
+        page = client.get(url).content.decode()
+        section = page[page.index('<section id="arenas">') :].split("</section>")[0]
+        assert "Arena winners" in section
+        assert f'<a href="/players/{ana.pk}/">Ana</a></td><td class="num">1</td>' in section
+        assert f'<a href="/players/{bo.pk}/">Bo</a></td><td class="num">0</td>' in section
+    yesterday = (today - timedelta(days=1)).isoformat()
+    page = client.get(f"/leaderboards/day/{yesterday}/").content.decode()
+    assert "No arena finished in this period." in page and "/players/" + str(ana.pk) not in page
+    with override("es"):
+        spanish = client.get("/leaderboards/", HTTP_ACCEPT_LANGUAGE="es").content.decode()
+    assert "Ganadores de arenas" in spanish and "Podios" in spanish
+
+
 def test_the_admin_lists_every_arena_table_and_scores_an_arena_again(admin_client):
     ArenaSchedule.objects.create(name="Easy hourly", level="easy")
     arena, ana, _ = finished_arena("Ana", "Bo")
