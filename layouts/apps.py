@@ -9,5 +9,8 @@ class LayoutsConfig(AppConfig):
     def ready(self) -> None:
         from accounts.signals import player_merged
         from layouts import actions
+        from layouts.library import stored_text
+        from mahjong import deals
 
         player_merged.connect(actions.take_over_layouts, dispatch_uid="layouts.take_over_layouts")
+        deals.register_stored_layouts(stored_text)

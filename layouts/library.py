@@ -144,3 +144,9 @@ def is_offered(key: str) -> bool:
     layout_id = stored_id(key)
     shown = StoredLayout.objects.filter(pk=layout_id, hidden=False)
     return layout_id is not None and shown.exists()
+
+
+def stored_text(layout_id: int) -> str | None:
+    """A stored layout's text, hidden or not (its codes stay valid forever): how
+    mahjong/deals.py reads one (registered in layouts/apps.py)."""
+    return StoredLayout.objects.filter(pk=layout_id).values_list("text", flat=True).first()

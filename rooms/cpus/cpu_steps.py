@@ -4,11 +4,11 @@ tasks are sent by name, so this module imports neither of them."""
 
 import random
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
 from mahjong.race_rules import cpu
+from rooms.core import tasks_sent
 from rooms.models import Race, Seat
 
 
@@ -20,7 +20,7 @@ def schedule(code: str, seat_id: int, step: int, delay_seconds: float) -> None:
     # robust: with the broker down the step's change is stored all the same; the sweeper
     # restarts a chain silent for CPU_STALL_SECONDS.
     transaction.on_commit(
-        lambda: current_app.send_task("rooms.tasks.cpu_step", args=args, countdown=delay),
+        lambda: tasks_sent.send(tasks_sent.CPU_STEP, *args, countdown=delay),
         robust=True,
     )
 

@@ -50,13 +50,12 @@ from typing import ClassVar
 import msgspec
 import redis
 from asgiref.sync import async_to_sync
-from celery import current_app
 from channels.layers import get_channel_layer
 from django.conf import settings
 
 from infra import redis_async, redis_links
 from infra.channels_send import log_failure
-from rooms.core import events, hot_sql, outbox, serializers
+from rooms.core import events, hot_sql, outbox, serializers, tasks_sent
 from rooms.live.socket_db import in_db_thread
 
 logger = logging.getLogger(__name__)
@@ -190,9 +189,7 @@ def _send_later_from_a_task(client, code: str, wait_ms: int) -> None:
             return  # a task is already due for this room, after this change's commit
     except (redis.RedisError, OSError):
         return  # no Redis: no window either, nothing to wait for
-    current_app.send_task(
-        "rooms.tasks.send_standings", args=[code], countdown=wait_ms / 1000, ignore_result=True
-    )
+    tasks_sent.send(tasks_sent.SEND_STANDINGS, code, countdown=wait_ms / 1000)
 
 
 def send_due(code: str) -> None:

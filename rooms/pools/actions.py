@@ -11,7 +11,6 @@ import functools
 import logging
 import random
 
-from celery import current_app
 from django.conf import settings
 from django.db import transaction
 
@@ -20,7 +19,7 @@ from mahjong.engine.codes import make_code, random_seed
 from mahjong.engine.deal import deal_from_code
 from mahjong.race_rules.grading import grade
 from mahjong.rules import GRADE_BANDS, LEVELS
-from rooms.core import hot_sql
+from rooms.core import hot_sql, tasks_sent
 from rooms.models import PooledDeal
 
 logger = logging.getLogger(__name__)
@@ -41,10 +40,10 @@ def take(level: str, flowers: bool) -> str:
 
 
 def request_refill(level: str, flowers: bool) -> None:
-    """Queue a refill of the pool after the current transaction commits (by task name:
-    rooms/tasks.py imports this module). robust: with the broker down the race starts all
-    the same; the scheduler asks for refills every minute."""
-    refill = functools.partial(current_app.send_task, "rooms.tasks.refill_pool", [level, flowers])
+    """Queue a refill of the pool after the current transaction commits (by task name,
+    rooms/core/tasks_sent.py: rooms/tasks.py imports this module). robust: with the
+    broker down the race starts all the same; the scheduler asks for refills every minute."""
+    refill = functools.partial(tasks_sent.send, tasks_sent.REFILL_POOL, level, flowers)
     transaction.on_commit(refill, robust=True)
 
 

@@ -18,7 +18,6 @@ under the room's lock, whoever calls it first.
 
 from datetime import datetime, timedelta
 
-from celery import current_app
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -26,6 +25,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import Player
 from mahjong.rules import LEVELS, MAX_SEATS, Level
+from rooms.core import tasks_sent
 from rooms.core.errors import RoomError
 from rooms.core.room import lobby_changed, locked_room
 from rooms.lobby import actions as lobby
@@ -131,7 +131,7 @@ def _schedule_start(room: Room) -> None:
     delay = max(0.0, (room.quick_starts_at - timezone.now()).total_seconds())
     code = room.code
     transaction.on_commit(
-        lambda: current_app.send_task("rooms.tasks.start_quick_race", args=[code], countdown=delay),
+        lambda: tasks_sent.send(tasks_sent.START_QUICK_RACE, code, countdown=delay),
         robust=True,  # the broker down: the sweeper starts it
     )
 
