@@ -40,7 +40,7 @@ from tests.sqlite_run import run_on_sqlite
 ROOT = Path(__file__).resolve().parents[2]
 ON_POSTGRESQL = connection.vendor == "postgresql"
 
-pytestmark = [pytest.mark.usefixtures("fresh_deal_caches")]
+pytestmark = [pytest.mark.drill, pytest.mark.usefixtures("fresh_deal_caches")]
 
 
 @pytest.fixture

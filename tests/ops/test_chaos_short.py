@@ -22,6 +22,8 @@ import pytest
 
 from tests.ops.drill_helpers import topology_missing_means
 
+pytestmark = pytest.mark.drill  # real processes through faults: bin/test --fast leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 SCALE = ROOT / "bench" / "scale"
 NAME = f"ch{os.getpid() % 100000}"

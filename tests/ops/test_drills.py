@@ -13,7 +13,7 @@ from rooms.race import actions as races
 from tests.ops.drill_helpers import PrivateRedis, WebServer, connected_players
 from tests.rooms.rooms_helpers import db, room_with
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.drill, pytest.mark.django_db(transaction=True)]
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from rooms.lobby import actions as lobby
 from tests.ops.drill_helpers import BlackHoleProxy, PrivateRedis, WebServer, connected_players
 from tests.rooms.rooms_helpers import db, room_with
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.drill, pytest.mark.django_db(transaction=True)]
 SHARD_A, SHARD_B = 0, 1
 # How long a socket may wait for its room's event after the layer is back: the fix's
 # promise (docs/OPERATIONS.md §Redis connections), with room for a busy CI machine.

@@ -21,6 +21,8 @@ from django.test.utils import override_settings
 
 from tests.ops.drill_helpers import topology_missing_means
 
+pytestmark = pytest.mark.drill  # real processes through faults: bin/test --fast leaves it out
+
 ROOT = Path(__file__).resolve().parents[2]
 SCALE = ROOT / "bench" / "scale"
 NAME = f"mt{os.getpid() % 100000}"

@@ -96,6 +96,8 @@ print(json.dumps({
 }))
 """
 
+pytestmark = pytest.mark.drill  # the site's own processes, started for real: not in bin/test --fast
+
 
 def test_importing_the_settings_starts_no_redis_and_leaves_the_environment_alone(tmp_path):
     result = subprocess.run(

@@ -15,7 +15,7 @@ from rooms.race import actions as races
 from tests.ops.drill_helpers import Player, WebServer
 from tests.rooms.rooms_helpers import room_with
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.drill, pytest.mark.django_db(transaction=True)]
 
 HUMANS = 16
 CPUS = ("sharp", "sharp", "steady", "steady")  # 20 seats, as a full room
