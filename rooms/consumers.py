@@ -217,6 +217,8 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
 
     # --- incoming ------------------------------------------------------------------
     async def receive(self, text_data=None, bytes_data=None):
+        if not hasattr(self, "inbox"):  # closed as it opened (no such room): already told
+            return
         if not self.bucket.allow():
             return await self.reply_error(None, "rate_limited", _("too many messages: slow down"))
         if text_data is None or _too_big(text_data):

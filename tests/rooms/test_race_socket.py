@@ -66,6 +66,19 @@ async def test_an_unknown_room_is_told_no_room_in_the_players_language_then_clos
     assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
 
 
+async def test_a_message_sent_to_an_unknown_room_before_its_close_is_passed_over():
+    # A page sends its kept pairs as its socket opens; the room is gone: the socket is
+    # told no_room and closed 4404, and what it sent meanwhile changes nothing (it used to
+    # crash the consumer, so the page saw an abrupt close instead of "room gone").
+    ws = WebsocketCommunicator(application, "/ws/rooms/NOPE42/", headers=[ORIGIN, HOST])
+    assert (await ws.connect())[0]
+    await ws.send_to(text_data=json.dumps({"type": "move", "tiles": [0, 1], "n": 0, "id": 1}))
+    assert (await ws.receive_json_from(timeout=5))["code"] == "no_room"
+    assert await ws.receive_output(timeout=5) == {"type": "websocket.close", "code": 4404}
+    await ws.disconnect()
+    assert await ws.receive_nothing(timeout=0.2)
+
+
 async def test_a_socket_from_a_foreign_origin_is_refused():
     room, players = await db(room_with)("Ana")
     socket = Socket(room.code, players[0], origin=(b"origin", b"http://evil.example"))
