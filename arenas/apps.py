@@ -12,8 +12,8 @@ class ArenasConfig(AppConfig):
         from rooms.race import end as race_end
         from rooms.ranked import fair_play
 
-        # After rooms' own (INSTALLED_APPS order): pace flags are set before arenas score.
-        race_end.at_race_end(scoring.settle)
+        # Pace flags are set (FLAGS) before arenas score (SCORES), whatever the apps' order.
+        race_end.at_race_end(scoring.settle, race_end.SCORES)
         fair_play.at_flags_cleared(scoring.rescore_entries)
         serializers.register_host(scoring.host_of)
         player_merged.connect(actions.take_over_places, dispatch_uid="arenas.take_over_places")

@@ -2,7 +2,6 @@ from django.contrib import admin
 from django.urls import include, path
 
 from infra import views as infra_views
-from rooms.ranked import views as ranked_views
 
 urlpatterns = [
     path("", include("pages.urls")),
@@ -14,10 +13,7 @@ urlpatterns = [
     path("layouts/", include("layouts.urls")),
     path("rooms/", include("rooms.urls")),
     path("arenas/", include("arenas.urls")),
-    path("ranked/", ranked_views.ranked_page, name="ranked"),
-    path("ranked/join", ranked_views.join_queue, name="ranked-join"),
-    path("ranked/leave", ranked_views.leave_queue, name="ranked-leave"),
-    path("ranked/status", ranked_views.queue_status, name="ranked-status"),
+    path("ranked/", include("rooms.ranked.urls")),
     path("", include("accounts.urls")),
     path("", include("records.urls")),
     path("replays/", include("replays.urls")),

@@ -17,4 +17,4 @@ class RoomsConfig(AppConfig):
         player_merged.connect(lobby.take_over_seats, dispatch_uid="rooms.take_over_seats")
         player_merged.connect(ranked.take_over_queue_place, dispatch_uid="rooms.queue_place")
         sightings.register(boards.has_raced)
-        race_end.at_race_end(ranked_results.settle)
+        race_end.at_race_end(ranked_results.settle, race_end.FLAGS)

@@ -18,16 +18,23 @@ from rooms.core.errors import RoomError
 from rooms.core.room import advance_version, locked_room
 from rooms.models import Entry, Race, Seat
 
-# What other domains settle when a race ends, in the same transaction and in the order
-# registered (rooms/apps.py): ranked play flags inhuman pace and rates; arenas will
-# score. Registered rather than imported so the race knows nothing of who listens.
-_AT_RACE_END: list[Callable[[Race, list[Entry], datetime], None]] = []
+Settle = Callable[[Race, list[Entry], datetime], None]
+
+# What other domains settle when a race ends, in the same transaction, stage by stage:
+# ranked play flags inhuman pace and rates (FLAGS, rooms/apps.py), then arenas score,
+# reading those flags (SCORES, arenas/apps.py). Registered rather than imported so the
+# race knows nothing of who listens; staged so the order is said, not left to the order
+# the apps start in (docs/ARCHITECTURE.md §Mechanisms).
+FLAGS, SCORES = 10, 20
+_AT_RACE_END: list[tuple[int, Settle]] = []
 
 
-def at_race_end(settle: Callable[[Race, list[Entry], datetime], None]) -> None:
-    """Have `settle(race, entries, now)` run inside every race's end, once."""
-    if settle not in _AT_RACE_END:
-        _AT_RACE_END.append(settle)
+def at_race_end(settle: Settle, stage: int) -> None:
+    """Have `settle(race, entries, now)` run inside every race's end, once, after every
+    settle of an earlier stage."""
+    if all(settle is not known for _, known in _AT_RACE_END):
+        _AT_RACE_END.append((stage, settle))
+        _AT_RACE_END.sort(key=lambda staged: staged[0])  # stable: a stage keeps its order
 
 
 def end_race(race: Race, now: datetime) -> None:
@@ -45,7 +52,7 @@ def end_race(race: Race, now: datetime) -> None:
     race.status = Race.Status.FINISHED
     race.finished_at = now
     race.save(update_fields=["status", "finished_at"])
-    for settle in _AT_RACE_END:
+    for _stage, settle in _AT_RACE_END:
         settle(race, entries, now)
     events.publish_race_finished(race.room, race, advance_version(race.room))
 

@@ -50,3 +50,24 @@ def test_each_timeline_gives_the_time_and_progress_after_each_of_its_own_pairs()
         tiles = race.entries.get(seat_id=row["seat"]).tile_count
         assert [ms for ms, _ in row["timeline"]] == [2000, 4000, 6000, 8000]
         assert [pct for _, pct in row["timeline"]] == [k * 200 // tiles for k in (1, 2, 3, 4)]
+
+
+def test_what_other_apps_settle_at_a_race_end_runs_by_stage_not_by_the_order_they_started(
+    monkeypatch,
+):
+    # Arenas score a board flagged for pace as 0: the flags (ranked play) must be set
+    # before arenas read them, whichever app registered first.
+    from arenas import scoring
+    from rooms.ranked import results as ranked_results
+
+    ran = []
+    monkeypatch.setattr(race_end, "_AT_RACE_END", [])
+    race_end.at_race_end(lambda race, entries, now: ran.append("arenas score"), race_end.SCORES)
+    race_end.at_race_end(lambda race, entries, now: ran.append("flags set"), race_end.FLAGS)
+    race_played(["Ana", "Bo"], 1)
+    assert ran == ["flags set", "arenas score"]
+    monkeypatch.undo()
+    assert [settle for _, settle in race_end._AT_RACE_END] == [
+        ranked_results.settle,
+        scoring.settle,
+    ]
