@@ -41,7 +41,7 @@ LAST_PLAYER_IDLE = timedelta(minutes=2)
 HINT_TIME_LIMIT_SECONDS = DEFAULT_TIME_LIMIT
 
 
-# A race's seats, humans and CPUs together (docs/RULES.md §Rooms).
+# A race's seats, humans and CPUs together (docs/RULES.md §Races, "Seats").
 MAX_SEATS = 20
 # The local rules' choices (docs/RULES.md §Local rules): (value, label).
 SHUFFLE_PENALTIES = [

@@ -1,4 +1,4 @@
-"""What the home page shows (templates/home.html): a small board drawn on the server,
+"""What the home page shows (pages/templates/pages/home.html): a small board drawn on the server,
 today's daily challenge and its best time, open rooms, and the visitor's own record and
 streak of days played. Read only: a visitor without a device cookie gets no player row.
 """

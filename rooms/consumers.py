@@ -256,7 +256,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
     def refusal(self, message) -> errors.RoomError | None:
         """The one place a message is refused before it reaches an action: one its schema
         refuses (rooms/core/messages.py), and any action of a socket without a seat, whatever
-        its fields (docs/PROTOCOL.md §Watching), before any reaches the database."""
+        its fields (docs/PROTOCOL.md, its "Watching" paragraph), before any reaches the database."""
         kind = message.type if isinstance(message, messages.Refused) else messages.type_of(message)
         if self.seat_id is None and kind in HANDLERS and kind not in SEATLESS:
             return errors.RoomError(_("you have no seat in this room"), "no_seat")

@@ -119,7 +119,7 @@ class Room(Rules):
     owner = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="owned_rooms")
     created_at = models.DateTimeField(auto_now_add=True)
     # Every event sent to the room carries the next version (docs/ARCHITECTURE.md
-    # §Versioned events); rooms.lobby.actions.advance_version is its one write.
+    # §Versioned events); rooms.core.room.advance_version is its one write.
     version = models.PositiveBigIntegerField(default=0)
     # Formed by the ranked queue (rooms/ranked/actions.py): fixed rules, humans only, no owner
     # actions, the race starts by itself and is rated when it ends.

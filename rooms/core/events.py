@@ -2,7 +2,7 @@
 sent after commit (rooms/core/outbox.py).
 
 Every event carries `v`, the room's version after it, advanced by the action that sends
-it (rooms.lobby.actions.advance_version). A socket that sees a gap (or reconnects) asks for a
+it (rooms.core.room.advance_version). A socket that sees a gap (or reconnects) asks for a
 snapshot instead of guessing (docs/ARCHITECTURE.md §Versioned events). The live
 standings are not among them: they are a whole state, sent at a measured pace by
 rooms/live/standings_feed.py.

@@ -4,7 +4,7 @@
 `parse` turns a frame into a typed message, or into a `Refused` that says why, with the
 documented error code (docs/PROTOCOL.md §Error codes) and a detail for the player. This
 module knows no Django: its details are English text marked for translation
-(`gettext_noop`), which the consumer translates (rooms/errors.py `refused_error`).
+(`gettext_noop`), which the consumer translates (rooms/core/errors.py `refused_error`).
 
 msgspec and not pydantic: it parses a pair about six times faster (bench/message_parse.py,
 docs/PERFORMANCE.md §Parsing a message).
@@ -41,7 +41,7 @@ UNKNOWN_FIELD = gettext_noop("a %(type)s message has no field %(field)s")
 NO_RULES = gettext_noop("send the rules to change as an object")
 UNKNOWN_RULE = gettext_noop("unknown rule %(rules)s")
 RULE_TYPE = gettext_noop("%(rule)s: wrong type of value %(value)r")
-TRUE_OR_FALSE = gettext_noop("send public as true or false")  # rooms/lobby.py says it too
+TRUE_OR_FALSE = gettext_noop("send public as true or false")  # rooms/lobby/actions.py says it too
 
 
 class Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, kw_only=True):
@@ -63,7 +63,7 @@ class Ping(Message, tag="ping"):
 
 class RuleChanges(msgspec.Struct, forbid_unknown_fields=True):
     """The local rules to change, of docs/RULES.md §Local rules and site defaults: their
-    types here; the values each allows are the room's model's (rooms/lobby.py)."""
+    types here; the values each allows are the room's model's (rooms/lobby/actions.py)."""
 
     level: str | UnsetType = UNSET
     flowers: bool | UnsetType = UNSET

@@ -1,5 +1,5 @@
 // The board's pure rules (mahjong/static/mahjong/rules.js), by Node's test runner.
-// tests/test_js_freeness.py checks the freeness rule against the engine's at scale.
+// tests/engine/test_js_freeness.py checks the freeness rule against the engine's at scale.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -7,7 +7,7 @@
 // It also owns how the board sits on the page (fit to the room the page leaves, zoom,
 // pan, full screen) and its motion, so practice, races and /learn/ get them alike.
 // An ES module (no build step): the pure rules it plays by are in ./rules.js, which Node
-// imports too (tests/js/, tests/test_js_freeness.py); this file is the DOM part, in
+// imports too (tests/js/, tests/engine/test_js_freeness.py); this file is the DOM part, in
 // sections (rules, drawing, frame, playing) marked below.
 import * as rules from "./rules.js";
 import { formatTime, matchClass } from "./rules.js";

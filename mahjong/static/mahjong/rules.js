@@ -2,7 +2,7 @@
 // the engine's (mahjong/engine/layout.py `_geometry` and `Layout.is_free`,
 // mahjong/engine/tiles.py `match_class`; docs/RULES.md §Playing a board) so a page can
 // answer a tap at once; the server stays the referee. No DOM here: Node imports this file
-// (tests/js/, and tests/test_js_freeness.py checks it against the engine on every built-in
+// (tests/js/, and tests/engine/test_js_freeness.py checks it against the engine on every built-in
 // layout and thousands of random positions).
 
 // Flowers match any flower, seasons any season; every other face only itself.

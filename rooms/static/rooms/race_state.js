@@ -33,7 +33,7 @@ const RESNAPSHOT_CODES = ["illegal", "stale", "penalty", "too_fast", "entry_over
 
 const at = (iso) => (iso ? Date.parse(iso) : null);
 
-// `snap`: the page's snapshot (rooms.views_json.snapshot); `T`: the page's words;
+// `snap`: the page's snapshot (rooms.core.serializers.snapshot); `T`: the page's words;
 // `pairGapMs`: kept pairs sent again are spaced this far apart (docs/RULES.md §Fair play).
 export function initialState(snap, { T = {}, pairGapMs = 350 } = {}) {
   return {
