@@ -1,6 +1,6 @@
 """channels-redis's pub/sub layer, with its subscriber connections watched.
 
-The layer (channels_redis.pubsub, 4.3.0, pinned in constraints.txt) keeps one subscriber
+The layer (channels_redis.pubsub, the version CHANNELS_REDIS below) keeps one subscriber
 connection per shard and event loop, read by a task that polls it every 0.1 s. A closed
 connection (its Redis restarted) is noticed at once and reconnected, and redis-py
 subscribes again to every channel; but a connection that merely stops carrying anything
@@ -41,6 +41,24 @@ from channels_redis.pubsub import (
 from channels_redis.utils import _wrap_close
 
 logger = logging.getLogger(__name__)
+# The version this module was written against: it overrides and reads private parts of
+# channels-redis (RELIES_ON), which a new version may rename or reshape with no error
+# until a fault. tests/ops/test_channel_layer_version.py fails on any other version;
+# docs/OPERATIONS.md §Upgrading channels-redis says what to check before moving it.
+CHANNELS_REDIS = "4.3.0"
+# The private names of channels-redis used here, by the class that has them: methods
+# overridden or called, and attributes read.
+RELIES_ON = {
+    "RedisSingleShardConnection": (
+        "_do_receiving", "_receive_message", "_pubsub", "_lock", "host", "channel_layer",
+    ),
+    "RedisPubSubLoopLayer": (
+        "_shards", "_get_shard", "_get_group_channel_name", "groups", "channels",
+        "channel_layer",
+    ),
+    "RedisPubSubChannelLayer": ("_get_layer", "_layers", "_args", "_kwargs"),
+    "channels_redis.utils": ("_wrap_close",),
+}  # fmt: skip
 # Published frames start with this: no msgpack message does (a map starts 0x80-0x8f or
 # 0xde-0xdf).
 FRAME_MARK = b"\x00frame\x00"
