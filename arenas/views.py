@@ -2,7 +2,6 @@
 and creates one (rate-limited like rooms); /arenas/<code>/ is an arena's page for players
 and spectators, live over its socket (arenas/consumers.py); joining is a form."""
 
-from django.conf import settings
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -71,14 +70,7 @@ def arenas_page(request, error=None, status=200, form=None):
 def _may_create(request, player) -> bool:
     """Counts this attempt; False once the device or the address is over its limit (as
     for rooms, with the arenas' own limits)."""
-    return device_and_address_within(
-        request,
-        player,
-        prefix=settings.ARENA_CREATE_KEY_PREFIX,
-        per_device=settings.ARENA_CREATE_PER_DEVICE,
-        per_address=settings.ARENA_CREATE_PER_ADDRESS,
-        window_seconds=settings.ARENA_CREATE_WINDOW_SECONDS,
-    )
+    return device_and_address_within(request, player, "ARENA_CREATE")
 
 
 @require_POST

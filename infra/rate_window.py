@@ -2,6 +2,7 @@
 together: room and arena creation (`device_and_address_within`) and layout checks
 (layouts/throttle.py) are limited with it."""
 
+from django.conf import settings
 from django.core.cache import cache
 
 from accounts.throttle import client_address
@@ -19,12 +20,17 @@ def within_limit(key: str, limit: int, window_seconds: int) -> bool:
     return count <= limit
 
 
-def device_and_address_within(
-    request, player, *, prefix: str, per_device: int, per_address: int, window_seconds: int
-) -> bool:
+def device_and_address_within(request, player, limits: str) -> bool:
     """Counts this attempt for the device and for its address; False once either is over
-    its limit. An address has the higher limit: a household or a school shares one.
+    its limit. `limits` names a family of settings: `<limits>_PER_DEVICE`,
+    `<limits>_PER_ADDRESS` (higher: a household or a school shares one address),
+    `<limits>_WINDOW_SECONDS` and `<limits>_KEY_PREFIX` (e.g. "ROOM_CREATE").
     (`&`, not `and`: both are counted even when the first refuses.)"""
-    device = within_limit(f"{prefix}:device:{player.pk}", per_device, window_seconds)
+    prefix, window = _setting(limits, "KEY_PREFIX"), _setting(limits, "WINDOW_SECONDS")
+    device = within_limit(f"{prefix}:device:{player.pk}", _setting(limits, "PER_DEVICE"), window)
     address = f"{prefix}:address:{client_address(request)}"
-    return device & within_limit(address, per_address, window_seconds)
+    return device & within_limit(address, _setting(limits, "PER_ADDRESS"), window)
+
+
+def _setting(limits: str, name: str):
+    return getattr(settings, f"{limits}_{name}")

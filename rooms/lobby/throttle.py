@@ -2,18 +2,9 @@
 shared cache, so every web process counts together): a script cannot fill the database
 with rooms, and a household or school behind one address still can play."""
 
-from django.conf import settings
-
 from infra.rate_window import device_and_address_within
 
 
 def may_create_room(request, player) -> bool:
     """Counts this attempt; False once the device or the address is over its limit."""
-    return device_and_address_within(
-        request,
-        player,
-        prefix=settings.ROOM_CREATE_KEY_PREFIX,
-        per_device=settings.ROOM_CREATE_PER_DEVICE,
-        per_address=settings.ROOM_CREATE_PER_ADDRESS,
-        window_seconds=settings.ROOM_CREATE_WINDOW_SECONDS,
-    )
+    return device_and_address_within(request, player, "ROOM_CREATE")
