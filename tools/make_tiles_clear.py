@@ -15,7 +15,7 @@ cannot tell red from green still tells the suits apart:
 Run:  python3 tools/make_tiles.py   (it writes both sets and the preview)
 """
 
-from make_tiles import GLYPH_W, GLYPHS, ORDER
+from tile_glyphs import GLYPH_W, GLYPHS, ORDER
 
 # Digits that stay apart when a tile is 24 px wide: a flat-topped 3, and a 6 and a 9 whose
 # tails are straight strokes (the classic curled ones close up into an 8 at that size).

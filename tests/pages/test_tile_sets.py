@@ -50,7 +50,7 @@ def test_the_clear_sprite_stays_small():
 def test_the_sprites_are_what_the_generator_draws(tmp_path):
     copy = tmp_path / "tools"
     copy.mkdir()
-    for script in ("make_tiles.py", "make_tiles_clear.py"):
+    for script in ("make_tiles.py", "make_tiles_clear.py", "tile_glyphs.py"):
         (copy / script).write_text((ROOT / "tools" / script).read_text())
     out = tmp_path / "mahjong" / "static" / "mahjong"
     out.mkdir(parents=True)
