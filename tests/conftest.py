@@ -22,6 +22,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    *os.environ.get("CHROMIUM_EXTRA_ARGS", "").split(),
 ]
 # Playwright's sync API refuses to run while an asyncio loop runs in the thread; Django's
 # async-unsafe guard would otherwise complain about ORM calls made from such tests.
