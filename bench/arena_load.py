@@ -225,10 +225,12 @@ def main():
     code, joined = make_arena(args.players, args.level, minutes)
     ws_url = args.url.replace("http://", "ws://")
     speed = load.machine_speed_ms()
+    cpu_before = load.cpu_use.snapshot()
     stats, table_ms, players, elapsed = asyncio.run(
         play(ws_url, code, joined, args.pace, args.seconds, args.connect_at_once),
         loop_factory=load.uvloop.new_event_loop,
     )
+    cpu = load.cpu_use.per_pair(cpu_before, load.cpu_use.snapshot(), len(stats.ack_ms))
     load.connections.close_all()
     codes = sorted({room for p in players for room in p.rooms})
     lost, doubled = load.lost_and_doubled(stats, codes)
@@ -239,6 +241,8 @@ def main():
         seat__player=None
     )
     rows = [
+        ("site CPU ms a pair (web + database + worker + Redis), whole run", cpu["site"]),
+        ("machine CPU ms a pair (the load client's included)", cpu["machine"]),
         ("players", args.players),
         ("seconds", f"{elapsed:.0f}"),
         (
@@ -254,6 +258,7 @@ def main():
         ("moves lost / doubled", f"{lost} / {doubled}"),
         ("client's own loop lag ms p50 / p99 / max", load._three(stats.loop_lag_ms, 50, 99, 100)),
         ("errors", dict(stats.errors) or 0),
+        ("CPU ms per pair, whole run", load._roles(cpu)),
         ("machine speed: ms for sum(range(10**6)), best of 5", f"{speed:.1f}"),
     ]
     for name, value in rows:

@@ -206,6 +206,9 @@ SOCKET_DB_THREADS = env_int("SOCKET_DB_THREADS", 6)
 # Few threads for the rest: each is one more holder of the interpreter's lock that a
 # pair, back from the database, waits behind (docs/PERFORMANCE.md §One arena under load).
 SOCKET_PLAY_THREADS = env_int("SOCKET_PLAY_THREADS", 8)
+# PostgreSQL connections per web process for the pairs stored from its event loop
+# (infra/async_db.py): one statement each, a few ms, so a few carry hundreds a second.
+PAIR_DB_CONNECTIONS = env_int("PAIR_DB_CONNECTIONS", 4)
 # How long a web process's thread keeps the interpreter lock while others wait for it
 # (Python's default is 5 ms): a pair's thread waits for it after each of its queries.
 WEB_GIL_SWITCH_MICROSECONDS = env_int("WEB_GIL_SWITCH_MICROSECONDS", 1000)

@@ -12,6 +12,7 @@ import time
 from datetime import datetime
 from typing import NamedTuple
 
+import psycopg
 from channels.consumer import get_handler_name
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import InterfaceError, OperationalError
@@ -27,6 +28,7 @@ from rooms.live.socket_db import PLAY, SOCKETS, in_db_thread, run_action, run_ac
 from rooms.lobby import actions as lobby
 from rooms.models import Race, Room, room_code
 from rooms.race import actions as races
+from rooms.race import held_board
 
 logger = logging.getLogger(__name__)
 MAX_MESSAGE_BYTES = 4096
@@ -88,13 +90,15 @@ _snapshot = in_db_thread(_snapshot_of)
 
 
 @in_db_thread
-def _board_at_go(code, seat_id):
+def _board_at_go(code, seat_id) -> tuple[dict, held_board.HeldBoard | None] | None:
+    """The seat's "go" with its board, and the board to hold for its pairs; None: not yet."""
     room = Room.objects.get(code=code)
     race = room.current_race()
     entry = race.entries.filter(seat_id=seat_id).first() if race else None
     if entry is None or timezone.now() < race.go_at:
         return None
-    return {"type": "go", "race": race.number, "board": board_json(entry, with_faces=True)}
+    go = {"type": "go", "race": race.number, "board": board_json(entry, with_faces=True)}
+    return go, held_board.held(code, entry)
 
 
 class RoomConsumer(AsyncJsonWebsocketConsumer):
@@ -119,6 +123,7 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         self.bucket = TokenBucket(RATE_PER_SECOND, BURST)
         self.last_seen = time.monotonic()  # seen as it opened
         self.go_task = None
+        self.board = None  # the seat's board, held for its pairs (rooms/race/held_board.py)
         self.inbox = asyncio.Queue()  # this socket's messages for the database, in order
         self.inbox_task = asyncio.create_task(self.work_inbox())
         await self.send_first_snapshot(opened.snapshot)
@@ -168,8 +173,9 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         delay = (datetime.fromisoformat(go_at_iso) - timezone.now()).total_seconds()
         while True:
             await asyncio.sleep(max(0.0, delay))
-            go = await _board_at_go(self.code, self.seat_id)
-            if go is not None:
+            found = await _board_at_go(self.code, self.seat_id)
+            if found is not None:
+                go, self.board = found
                 await self.send_json(go)
                 return
             delay = 0.02  # the clock said go a hair early: try again at once
@@ -286,11 +292,10 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
         kind = messages.type_of(message)
         try:
             await self.upkeep(kind)
-            lane = PLAY if kind in PLAYING else SOCKETS  # pairs never queue behind openings
-            answer = await run_action_in(lane, HANDLERS[kind], self, message)  # events sent
+            answer = await self.answer(kind, message)
         except errors.RoomError as error:
             return await self.reply_error(message.id, error.code, error.message)
-        except (OperationalError, InterfaceError):  # the transaction rolled back whole
+        except (OperationalError, InterfaceError, psycopg.OperationalError):  # nothing stored
             logger.warning("room %s: %s: database unavailable", self.code, kind)
             text = _("the game's database cannot be reached: nothing was stored; try again")
             return await self.reply_error(message.id, "unavailable", text)
@@ -299,6 +304,18 @@ class RoomConsumer(AsyncJsonWebsocketConsumer):
             return await self.reply_error(message.id, "server_error", _("that failed; try again"))
         if answer is not None:
             await self.send_json({**answer, "id": message.id})
+
+    async def answer(self, kind: str, message):
+        """The message's answer, once what it changed is stored and its events sent."""
+        board, self.board = self.board, None  # held again only once sure of it
+        if kind == "move" and board is not None:
+            if await held_board.play(board, message.tiles, message.n, timezone.now()):
+                self.board = board
+                return _ack(board.pairs_removed, "playing")
+        elif kind not in PLAYING:
+            self.board = board  # a hint, a snapshot, the lobby: the board is as it was
+        lane = PLAY if kind in PLAYING else SOCKETS  # pairs never queue behind openings
+        return await run_action_in(lane, HANDLERS[kind], self, message)  # events sent
 
     async def reply_error(self, request_id, code, message):
         await self.send_json({"type": "error", "id": request_id, "code": code, "message": message})
@@ -330,10 +347,17 @@ def _snapshot_handler(consumer, message: messages.Snapshot):
 
 
 def _move(consumer, message: messages.Move):
+    """The full way of a pair (the socket's held board was not sure of it): the board it
+    leaves is held for the next ones."""
     entry = races.play_pair(consumer.player, consumer.code, message.tiles, message.n)
-    answer = {"type": "ack", "pairs_removed": entry.pairs_removed, "status": entry.status}
-    if entry.finished_ms is not None:  # the board is cleared: the clock stops at this time
-        answer["finished_ms"] = entry.finished_ms
+    consumer.board = held_board.held(consumer.code, entry)  # its inbox awaits this thread
+    return _ack(entry.pairs_removed, entry.status, entry.finished_ms)
+
+
+def _ack(pairs_removed: int, status: str, finished_ms: int | None = None) -> dict:
+    answer = {"type": "ack", "pairs_removed": pairs_removed, "status": status}
+    if finished_ms is not None:  # the board is cleared: the clock stops at this time
+        answer["finished_ms"] = finished_ms
     return answer
 
 

@@ -5,7 +5,8 @@ On a machine shared with other work, `LOAD_SERVE_PID` (the pid of the `manage.py
 under load) narrows the web and worker roles to that process's descendants, and
 `LOAD_DATABASE` (a database name) the database role to the PostgreSQL backends of that
 database; `ours` is then the sum of the roles so narrowed plus the client, the figure to
-compare when `machine` carries other people's work too."""
+compare when `machine` carries other people's work too. `site` is web + database +
+worker + Redis: the server side's cost, without the client."""
 
 import collections
 import os
@@ -48,7 +49,13 @@ def snapshot() -> collections.Counter:
     used["client"] = sum(os.times()[:4])  # this process: the load client, children included
     if serve_pid or database:
         used["ours"] = sum(used[r] for r in ("web", "worker", "database", "client"))
+    used["site"] = sum(used[r] for r in SITE)
     return used
+
+
+# The site's own share: what a pair costs the server side, without the load client (the
+# headline of bench/load/run.py and bench/arena_load.py) or the balancer of bench/scale.
+SITE = ("web", "database", "worker", "redis")
 
 
 def _ours(role, pid, command, processes, serve_pid, database) -> bool:
@@ -68,6 +75,16 @@ def per_pair(before, after, pairs: int) -> dict[str, str]:
     snapshots (a database backend closing) takes its time with it: a floor, not exact."""
     return {
         role: f"{max(0.0, after[role] - before[role]) * 1000 / max(pairs, 1):.1f}"
-        for role in ("web", "database", "worker", "redis", "balancer", "client", "machine", "ours")
+        for role in (
+            "site",
+            "web",
+            "database",
+            "worker",
+            "redis",
+            "balancer",
+            "client",
+            "machine",
+            "ours",
+        )
         if role != "ours" or role in after
     }

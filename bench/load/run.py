@@ -420,6 +420,8 @@ def half_written(codes) -> int:
 
 def report(args, stats: Stats, elapsed, lost: int, doubled: int, torn: int, speed: float) -> None:
     rows = [
+        ("site CPU ms a pair (web + database + worker + Redis)", _role(stats, "site")),
+        ("machine CPU ms a pair (the load client's included)", _role(stats, "machine")),
         ("players", args.players),
         ("rooms", -(-args.players // args.room_size)),
         ("connect ms p50 / p95 / max", _three(stats.connect_ms, 50, 95, 100)),
@@ -453,6 +455,10 @@ def _hosts(sockets_on: collections.Counter) -> str:
     for (_, host), count in sockets_on.items():
         hosts[host] += count
     return ", ".join(f"{host} {n}" for host, n in sorted(hosts.items()))
+
+
+def _role(stats: Stats, role: str) -> str:
+    return stats.cpu_ms_per_pair.get(role, "-")
 
 
 def _roles(cpu: dict) -> str:

@@ -19,6 +19,7 @@ from typing import NamedTuple
 import psycopg
 from django.db import DEFAULT_DB_ALIAS, connection, connections
 
+from infra import async_db
 from mahjong.race_rules.ranking import HasStanding
 from rooms.models import Entry, Move, PooledDeal, Race, Room, Seat
 
@@ -219,23 +220,131 @@ def _room_and_entry_sql(vendor, by: str):
 MOVE_FIELDS = ("entry_id", "number", "kind", "tiles", "at", "by_cpu")
 
 
-def record_pair(entry: Entry, fields: tuple[str, ...], number: int, tiles: list[int], at, by_cpu):
-    """Store pair move `number` of the entry and UPDATE the entry's row with these
-    fields' values (as save(update_fields=...)): one statement on PostgreSQL
-    (the insert rides in a WITH clause), two on SQLite, which has no such clause."""
-    move = (entry.pk, number, Move.Kind.PAIR.value, tiles, at, by_cpu)
-    move_params = [_prepared_value(Move, n, v) for n, v in zip(MOVE_FIELDS, move, strict=True)]
-    entry_params = [*(_prepared_value(Entry, n, getattr(entry, n)) for n in fields), entry.pk]
+class PairWrite(NamedTuple):
+    """A pair as stored: the move, the board's row after it, and what the board must
+    still be for it to be stored (the compare of the compare-and-set)."""
+
+    entry_id: int
+    race_id: int
+    number: int  # pairs removed before it; the board must still be at this count
+    shuffles_used: int  # and at this many shuffles (a shuffle moves faces, not the count)
+    was_cpu_control: bool  # and played by whom it was (a stand-in takes it, or gives it back)
+    tiles: tuple[int, int]
+    alive: str  # the board's tiles after it (hex, as Entry.alive)
+    at: object  # a datetime: the move's time and the board's last action
+    by_cpu: bool
+    cpu_control: bool  # after it (a human's pair takes the board back from a stand-in)
+    status: str  # after it: still playing, finished or out
+    finished_ms: int | None
+    cpu_step: int | None  # a CPU's step number; None keeps the board's
+
+
+def record_pair(write: PairWrite) -> bool:
+    """Store the pair if the board is still what the write read (the race running, the
+    board playing at its pair count, shuffles and controller): the one write of every
+    pair, a player's or a CPU's, under the room's lock or without it (a player's pair on
+    the event loop, rooms/race/held_board.py). True when stored; False changes nothing.
+    One statement on PostgreSQL (the board's update and the move's insert in one WITH,
+    the race's row share-locked so its end waits for the pair or the pair sees it over);
+    two on SQLite, which has no such clause and runs one writer at a time."""
     if connection.vendor == "postgresql":
-        _rows(_record_pair_sql(connection.vendor, fields), [*move_params, *entry_params])
-    else:
-        _rows(_insert_pair_sql(), move_params)
-        _rows(_save_entry_sql(connection.vendor, fields), entry_params)
+        return bool(_rows(pair_write_sql(), pair_write_params(write)))
+    updated = _count(_guarded_update_sql(connection.vendor), _update_params(write))
+    if updated:
+        _rows(_insert_pair_sql(), _move_params(write))
+    return bool(updated)
+
+
+async def record_pair_now(write: PairWrite) -> bool:
+    """record_pair from the event loop, in a transaction of its own: one statement, one
+    round trip, durable when it returns (PostgreSQL only: infra/async_db.py)."""
+    return bool(await async_db.rows(pair_write_sql(), pair_write_params(write)))
+
+
+def pair_write_sql() -> str:
+    """The PostgreSQL text of record_pair, for a connection of the event loop too."""
+    return _pair_write_sql("postgresql")
+
+
+def pair_write_params(write: PairWrite) -> list:
+    return [
+        write.race_id,
+        Race.Status.RUNNING.value,
+        *_update_params(write),
+        *_move_params(write)[1:],
+    ]
 
 
 @functools.cache
-def _record_pair_sql(vendor, fields: tuple[str, ...]):
-    return f"WITH move AS ({_insert_pair_sql()}) {_save_entry_sql(vendor, fields)}"
+def _pair_write_sql(vendor):
+    move_columns = ", ".join(_column(Move, name) for name in MOVE_FIELDS)
+    return (
+        f"WITH race AS (SELECT id FROM {_table(Race)} WHERE id = %s AND status = %s"
+        # Shared by the race's pairs at once; its end (rooms/race/end.py) locks the row
+        # for update first, so a pair is either in its results or refused after it.
+        " FOR SHARE),"
+        f" board AS ({_guarded_update_sql(vendor)} RETURNING id)"
+        f" INSERT INTO {_table(Move)} ({move_columns})"
+        " SELECT id, %s, %s, CAST(%s AS jsonb), CAST(%s AS timestamptz), CAST(%s AS boolean)"
+        " FROM board RETURNING id"
+    )
+
+
+@functools.cache
+def _guarded_update_sql(vendor):
+    race = (
+        "(SELECT id FROM race)"
+        if vendor == "postgresql"
+        else (f"(SELECT id FROM {_table(Race)} WHERE id = %s AND status = %s)")
+    )
+    return (
+        f"UPDATE {_table(Entry)} SET alive = %s, pairs_removed = pairs_removed + 1,"
+        " cpu_pairs = cpu_pairs + %s,"
+        " last_human_pair_at = COALESCE(%s, last_human_pair_at), last_action_at = %s,"
+        " cpu_control = %s, status = %s, finished_ms = %s, cpu_step = COALESCE(%s, cpu_step)"
+        f" WHERE id = %s AND race_id IN {race} AND pairs_removed = %s AND shuffles_used = %s"
+        " AND status = %s AND cpu_control = %s"
+    )
+
+
+def _update_params(write: PairWrite) -> list:
+    at = _prepared_value(Entry, "last_action_at", write.at)
+    race = [] if connection.vendor == "postgresql" else [write.race_id, Race.Status.RUNNING.value]
+    return [
+        write.alive,
+        int(write.by_cpu),
+        None if write.by_cpu else at,
+        at,
+        write.cpu_control,
+        write.status,
+        write.finished_ms,
+        write.cpu_step,
+        write.entry_id,
+        *race,
+        write.number,
+        write.shuffles_used,
+        Entry.Status.PLAYING.value,
+        write.was_cpu_control,
+    ]
+
+
+def _move_params(write: PairWrite) -> list:
+    move = (
+        write.entry_id,
+        write.number,
+        Move.Kind.PAIR.value,
+        list(write.tiles),
+        write.at,
+        write.by_cpu,
+    )
+    return [_prepared_value(Move, n, v) for n, v in zip(MOVE_FIELDS, move, strict=True)]
+
+
+def _count(sql: str, params: list) -> int:
+    """Run one write in the current transaction (SQLite): the rows it changed."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.rowcount
 
 
 @_text
@@ -243,12 +352,6 @@ def _insert_pair_sql(vendor):
     columns = ", ".join(_column(Move, name) for name in MOVE_FIELDS)
     marks = ", ".join(["%s"] * len(MOVE_FIELDS))
     return f"INSERT INTO {_table(Move)} ({columns}) VALUES ({marks})"
-
-
-@functools.cache
-def _save_entry_sql(vendor, fields: tuple[str, ...]):
-    assignments = ", ".join(f"{_column(Entry, name)} = %s" for name in fields)
-    return f"UPDATE {_table(Entry)} SET {assignments} WHERE id = %s"
 
 
 class SeatName(NamedTuple):

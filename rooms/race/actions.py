@@ -272,11 +272,15 @@ def play_pair(player, code, tiles: tuple[int, int], n: int, now=None) -> Entry:
 
 
 def _not_too_fast(entry: Entry, now) -> None:
-    """docs/RULES.md §Fair play: no human makes two pairs within PAIR_FLOOR_MS."""
-    floor = timedelta(milliseconds=settings.PAIR_FLOOR_MS)
-    if entry.last_human_pair_at is not None and now - entry.last_human_pair_at < floor:
+    if too_fast(entry.last_human_pair_at, now):
         message = _("too fast: a pair needs two deliberate taps (at least %(ms)s ms apart)")
         raise RoomError(message % {"ms": settings.PAIR_FLOOR_MS}, "too_fast")
+
+
+def too_fast(last_human_pair_at: datetime | None, now: datetime) -> bool:
+    """docs/RULES.md §Fair play: no human makes two pairs within PAIR_FLOOR_MS."""
+    floor = timedelta(milliseconds=settings.PAIR_FLOOR_MS)
+    return last_human_pair_at is not None and now - last_human_pair_at < floor
 
 
 def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry:
@@ -293,6 +297,7 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
     ok, reason = position.can_remove(i, j)
     if not ok:
         raise RoomError(reasons.translate(reason), "illegal")
+    read = entry.pairs_removed, entry.shuffles_used, entry.cpu_control
     position = position.remove(i, j)
     store_position(entry, position)
     entry.pairs_removed += 1
@@ -301,23 +306,31 @@ def remove_pair(room, entry, i: int, j: int, n: int, now, by_cpu: bool) -> Entry
         entry.last_human_pair_at = now
     _acted(entry, now, by_cpu)
     _settle(entry, position, now)
-    hot_sql.record_pair(entry, PAIR_FIELDS, n, [i, j], now, by_cpu)
+    if not hot_sql.record_pair(_pair_write(entry, read, (i, j), now, by_cpu)):
+        # Room and board are locked: nothing else can have changed them meanwhile.
+        raise RuntimeError(f"board {entry.pk} changed under its lock")
     _after_entry_change(room, entry, now)
     return entry
 
 
-# What a pair changes (a CPU step also sets cpu_step); the faces stay where they are.
-PAIR_FIELDS = (
-    "alive",
-    "pairs_removed",
-    "cpu_pairs",
-    "last_human_pair_at",
-    "last_action_at",
-    "cpu_control",
-    "status",
-    "finished_ms",
-    "cpu_step",
-)
+def _pair_write(entry: Entry, read: tuple, tiles, now, by_cpu: bool) -> hot_sql.PairWrite:
+    """The pair just made on `entry` (changed in memory), as stored; `read` is the board's
+    (pairs, shuffles, controller) before it."""
+    return hot_sql.PairWrite(
+        entry_id=entry.pk,
+        race_id=entry.race_id,
+        number=read[0],
+        shuffles_used=read[1],
+        was_cpu_control=read[2],
+        tiles=tiles,
+        alive=entry.alive,
+        at=now,
+        by_cpu=by_cpu,
+        cpu_control=entry.cpu_control,
+        status=entry.status,
+        finished_ms=entry.finished_ms,
+        cpu_step=entry.cpu_step if by_cpu else None,
+    )
 
 
 def _last_pair(entry: Entry):
@@ -331,8 +344,13 @@ def _settle(entry: Entry, position, now: datetime) -> None:
     if position.is_won():
         entry.status = Entry.Status.FINISHED
         entry.finished_ms = int((now - race.go_at).total_seconds() * 1000)
-    elif position.is_blocked() and entry.shuffles_used >= race.rules["shuffles"]:
+    elif is_out(position, entry.shuffles_used, race.rules["shuffles"]):
         entry.status = Entry.Status.OUT
+
+
+def is_out(position, shuffles_used: int, shuffles_allowed: int) -> bool:
+    """Blocked, with no shuffle left: the board is out (docs/RULES.md §Races)."""
+    return position.is_blocked() and shuffles_used >= shuffles_allowed
 
 
 def _after_entry_change(room: Room, entry: Entry, now: datetime) -> None:

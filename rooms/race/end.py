@@ -41,6 +41,10 @@ def end_race(race: Race, now: datetime) -> None:
     """Rank, score and close a race (caller holds the room lock). Idempotent."""
     if race.status == Race.Status.FINISHED:
         return
+    # The race's row, locked before its boards are read: a pair stored without the room's
+    # lock (on the event loop) share-locks it, so it is either stored before this read and
+    # counted, or waits and then finds the race over (rooms/core/hot_sql.py record_pair).
+    Race.objects.select_for_update().filter(pk=race.pk).values_list("pk").get()
     entries = list(race.entries.select_related("seat"))
     ranked = ranking.rank([e.standing() for e in entries], time_limit_ms(race.rules))
     ranked = {r.key: r for r in ranked}

@@ -2,6 +2,8 @@
 must do, said the plain way. tests/rooms/test_hot_sql.py runs both on the same rows and
 compares; the site itself never calls these."""
 
+from django.db.models import F
+
 from rooms.models import Entry, Move, PooledDeal, Race, Room
 
 
@@ -25,9 +27,39 @@ def lock_room_and_entry_by_orm(code: str, *, player_id=None, seat_id=None):
     return (room, entry) if entry else None
 
 
-def record_pair_by_orm(entry: Entry, fields, number: int, tiles: list[int], at, by_cpu):
-    Move.objects.create(entry=entry, number=number, tiles=tiles, at=at, by_cpu=by_cpu)
-    entry.save(update_fields=list(fields))
+def record_pair_by_orm(write) -> bool:
+    board = Entry.objects.filter(
+        pk=write.entry_id,
+        race_id=write.race_id,
+        race__status=Race.Status.RUNNING,
+        pairs_removed=write.number,
+        shuffles_used=write.shuffles_used,
+        status=Entry.Status.PLAYING,
+        cpu_control=write.was_cpu_control,
+    )
+    changes = {
+        "alive": write.alive,
+        "pairs_removed": F("pairs_removed") + 1,
+        "cpu_pairs": F("cpu_pairs") + int(write.by_cpu),
+        "last_action_at": write.at,
+        "cpu_control": write.cpu_control,
+        "status": write.status,
+        "finished_ms": write.finished_ms,
+    }
+    if not write.by_cpu:
+        changes["last_human_pair_at"] = write.at
+    if write.cpu_step is not None:
+        changes["cpu_step"] = write.cpu_step
+    if not board.update(**changes):
+        return False
+    Move.objects.create(
+        entry_id=write.entry_id,
+        number=write.number,
+        tiles=list(write.tiles),
+        at=write.at,
+        by_cpu=write.by_cpu,
+    )
+    return True
 
 
 def standing_rows_by_orm(race_id: int) -> list[Entry]:

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Player
 from rooms.core import hot_sql, serializers
-from rooms.core.boards import deal_for, position_of, store_position
+from rooms.core.boards import deal_for, position_of
 from rooms.lobby import actions as lobby
 from rooms.models import Entry, Move, PooledDeal, Race, Room
 from rooms.race import actions as races
@@ -116,18 +116,34 @@ def test_no_room_and_board_are_found_without_a_board_in_a_running_race_by_either
 MOVE_COLUMNS = ("entry_id", "number", "kind", "tiles", "at", "by_cpu")
 
 
-def _pair_recorded_then_undone(record, entry_pk: int, pair, at, by_cpu: bool) -> tuple:
-    """The board's row and its moves once `record` stored `pair` as move 0, the board
-    changed as remove_pair changes it (a CPU's step number too); then undone."""
+def _pair_recorded_then_undone(record, entry_pk: int, pair, at, by_cpu: bool, **read) -> tuple:
+    """Whether `record` stored `pair` as move 0 of the board (as remove_pair makes it: a
+    CPU's step number too), the board's row and its moves then; all undone. `read`
+    overrides what the write says the board was (a stale write)."""
     with transaction.atomic():
         board = Entry.objects.select_related("race").get(pk=entry_pk)
-        store_position(board, position_of(board).remove(*pair))
-        board.pairs_removed, board.last_action_at, board.cpu_step = 1, at, 7
-        record(board, races.PAIR_FIELDS, 0, list(pair), at, by_cpu)
+        alive = format(position_of(board).remove(*pair).alive, "x")
+        write = hot_sql.PairWrite(
+            entry_id=board.pk,
+            race_id=board.race_id,
+            number=read.get("number", 0),
+            shuffles_used=read.get("shuffles_used", 0),
+            was_cpu_control=read.get("was_cpu_control", False),
+            tiles=tuple(pair),
+            alive=alive,
+            at=at,
+            by_cpu=by_cpu,
+            cpu_control=False,
+            status=Entry.Status.PLAYING,
+            finished_ms=None,
+            cpu_step=7 if by_cpu else None,
+        )
+        stored = record(write)
         moves = Move.objects.filter(entry_id=entry_pk).order_by("pk")
-        stored = _fields(Entry.objects.get(pk=entry_pk)), list(moves.values_list(*MOVE_COLUMNS))
+        row = _fields(Entry.objects.get(pk=entry_pk))
+        result = stored, row, list(moves.values_list(*MOVE_COLUMNS))
         transaction.set_rollback(True)
-    return stored
+    return result
 
 
 def test_a_pair_is_stored_as_its_orm_twin_stores_it():
@@ -139,11 +155,42 @@ def test_a_pair_is_stored_as_its_orm_twin_stores_it():
             by_hand = _pair_recorded_then_undone(hot_sql.record_pair, board.pk, pair, now, by_cpu)
             by_orm = _pair_recorded_then_undone(orm.record_pair_by_orm, board.pk, pair, now, by_cpu)
             assert by_hand == by_orm
-            row, moves = by_hand
+            stored, row, moves = by_hand
+            assert stored
             assert moves == [(board.pk, 0, "pair", pair, now, by_cpu)]
-            assert (row["pairs_removed"], row["last_action_at"], row["cpu_step"]) == (1, now, 7)
+            step = 7 if by_cpu else 0
+            assert (row["pairs_removed"], row["last_action_at"], row["cpu_step"]) == (1, now, step)
+            assert row["cpu_pairs"] == int(by_cpu)
+            assert row["last_human_pair_at"] == (None if by_cpu else now)
             assert int(row["alive"], 16) == int(board.alive, 16) & ~(1 << pair[0] | 1 << pair[1])
     assert not Move.objects.exists()  # each was undone
+
+
+@pytest.mark.parametrize(
+    "read",
+    [{"number": 1}, {"shuffles_used": 1}, {"was_cpu_control": True}],
+    ids=["another_pair_came_first", "a_shuffle_came_first", "a_stand_in_took_the_board"],
+)
+def test_a_pair_written_on_a_board_that_changed_since_stores_nothing(read):
+    room, (owner,) = room_with("Ana")
+    race, now = _start(room, owner)
+    board = race.entries.get()
+    pair = first_plan_pair(board)
+    for record in (hot_sql.record_pair, orm.record_pair_by_orm):
+        stored, row, moves = _pair_recorded_then_undone(record, board.pk, pair, now, False, **read)
+        assert (stored, moves) == (False, [])
+        assert row == _fields(Entry.objects.get(pk=board.pk))  # the board as it was
+
+
+def test_a_pair_written_after_the_race_ended_stores_nothing():
+    room, (owner,) = room_with("Ana")
+    race, now = _start(room, owner)
+    board = race.entries.get()
+    pair = first_plan_pair(board)
+    race_end.end_race_by_staff(room.code, now=now)
+    for record in (hot_sql.record_pair, orm.record_pair_by_orm):
+        stored, _row, moves = _pair_recorded_then_undone(record, board.pk, pair, now, False)
+        assert (stored, moves) == (False, [])
 
 
 def test_standings_read_by_hand_match_the_orm_twins_rows():
@@ -272,7 +319,7 @@ def test_a_pairs_statements_stay_prepared_on_the_connection():
         prepared = " | ".join(row[0] for row in cursor.fetchall())
     for statement in (
         'JOIN "rooms_seat" s ON e.seat_id = s.id WHERE r.code = $1',
-        'WITH move AS (INSERT INTO "rooms_move"',
+        'WITH race AS (SELECT id FROM "rooms_race" WHERE id = $1',
     ):
         assert statement in prepared
     assert Race.objects.get(pk=race.pk).status == Race.Status.RUNNING
