@@ -12,6 +12,7 @@ else uses the ORM.
 """
 
 import functools
+import json
 import time
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -379,29 +380,72 @@ class StandingRow(HasStanding):
 
 def standing_rows(race_id: int) -> list[StandingRow]:
     """The race's boards for the standings, in entry order."""
+    return [_standing_row(row) for row in _rows(_standings_sql(), [race_id])]
+
+
+def _standing_row(row: tuple) -> StandingRow:
     # A boolean reads as 0 or 1 on SQLite: the one conversion made here.
-    rows = _rows(_standings_sql(), [race_id])
-    return [StandingRow(*row[:6], bool(row[6]), SeatName(*row[7:])) for row in rows]
+    return StandingRow(*row[:6], bool(row[6]), SeatName(*row[7:]))
+
+
+# Plain columns (no JSON or dates), so only the boolean needs converting on SQLite.
+_STANDING_ENTRY_COLUMNS = (
+    "id",
+    "seat_id",
+    "status",
+    "pairs_removed",
+    "tile_count",
+    "finished_ms",
+    "cpu_control",
+)
+_STANDING_SEAT_COLUMNS = ("nickname", "cpu_level", "cpu_number", "guest_number", "player_id")
 
 
 @_text
 def _standings_sql(vendor):
-    # Plain columns (no JSON or dates), so only the boolean needs converting on SQLite.
-    entry_columns = (
-        "id",
-        "seat_id",
-        "status",
-        "pairs_removed",
-        "tile_count",
-        "finished_ms",
-        "cpu_control",
-    )
-    seat_columns = ("nickname", "cpu_level", "cpu_number", "guest_number", "player_id")
     return (
-        f"SELECT {_columns(Entry, 'e', entry_columns)},"
-        f" {_columns(Seat, 's', seat_columns)}"
+        f"SELECT {_columns(Entry, 'e', _STANDING_ENTRY_COLUMNS)},"
+        f" {_columns(Seat, 's', _STANDING_SEAT_COLUMNS)}"
         f" FROM {_table(Entry)} e JOIN {_table(Seat)} s ON e.seat_id = s.id"
         " WHERE e.race_id = %s ORDER BY e.id"
+    )
+
+
+class StandingsRead(NamedTuple):
+    version: int
+    race_number: int
+    race_rules: dict
+    rows: list[StandingRow]
+
+
+async def standings_now(code: str) -> StandingsRead | None:
+    """The room's version, its latest race and that race's boards for the standings, in
+    one statement from the event loop (PostgreSQL: infra/async_db.py); None: no such
+    room, or no race yet. What room_version_and_race and standing_rows read, the race
+    cut to the columns the standings need."""
+    rows = await async_db.rows(_standings_now_sql(), [code])
+    if not rows or rows[0][1] is None:
+        return None
+    version, _race_id, number, rules = rows[0][:4]
+    if isinstance(rules, str):  # Django's adapters load JSON as text, for its own fields
+        rules = json.loads(rules)
+    boards = [_standing_row(row[4:]) for row in rows if row[4] is not None]
+    return StandingsRead(version, number, rules, boards)
+
+
+@_text
+def _standings_now_sql(vendor):
+    return (
+        f"SELECT r.version, race.id, race.number, race.rules,"
+        f" {_columns(Entry, 'e', _STANDING_ENTRY_COLUMNS)},"
+        f" {_columns(Seat, 's', _STANDING_SEAT_COLUMNS)}"
+        f" FROM {_table(Room)} r"
+        # The latest race as Room.current_race orders them (Race.ORDER, highest first).
+        f" LEFT JOIN LATERAL (SELECT id, number, rules FROM {_table(Race)}"
+        f" WHERE room_id = r.id ORDER BY {_column(Race, Race.ORDER)} DESC LIMIT 1) race ON true"
+        f" LEFT JOIN {_table(Entry)} e ON e.race_id = race.id"
+        f" LEFT JOIN {_table(Seat)} s ON e.seat_id = s.id"
+        " WHERE r.code = %s ORDER BY e.id"
     )
 
 

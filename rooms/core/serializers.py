@@ -132,10 +132,13 @@ def standings_json(race: Race) -> list[dict]:
     """The live order of docs/RULES.md §Races: finished by time, playing by progress, then
     out or gave up by progress. Read several times a second per room, so just the columns
     shown (hot_sql)."""
-    entries = {row.pk: row for row in hot_sql.standing_rows(race.pk)}
-    ordered = ranking.live_order(
-        [e.standing() for e in entries.values()], time_limit_ms(race.rules)
-    )
+    return standings_of(hot_sql.standing_rows(race.pk), race.rules)
+
+
+def standings_of(rows: list[hot_sql.StandingRow], rules: dict) -> list[dict]:
+    """standings_json from boards read already (in entry order) and the race's rules."""
+    entries = {row.pk: row for row in rows}
+    ordered = ranking.live_order([e.standing() for e in entries.values()], time_limit_ms(rules))
     return [entry_row(entries[s.key]) for s in ordered]
 
 

@@ -53,7 +53,7 @@ from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from django.conf import settings
 
-from infra import redis_async, redis_links
+from infra import async_db, redis_async, redis_links
 from infra.channels_send import log_failure
 from rooms.core import events, hot_sql, outbox, serializers, tasks_sent
 from rooms.live.socket_db import in_db_thread
@@ -145,7 +145,7 @@ async def _publish_held(code: str, token: str) -> bool:
     once when nothing changed), publish. True when published."""
     took, verdict = time.monotonic(), None
     try:
-        read = await in_db_thread(_read)(code)
+        read = await _read_on_loop(code)
         if read is not None:
             verdict = await _checked(code, read[1], token)
         if verdict == _CHANGED:
@@ -263,6 +263,19 @@ async def _publish(code: str, message: dict) -> None:
         await layer.group_send(events.group_name(code), message)
 
 
+async def _read_on_loop(code: str) -> tuple[dict, bytes] | None:
+    """_read from the event loop: on PostgreSQL one statement through the loop's own
+    connection (no worker thread), elsewhere _read in one."""
+    if not async_db.available():
+        return await in_db_thread(_read)(code)
+    read = await hot_sql.standings_now(code)
+    if read is None:
+        return None
+    return _message(
+        read.version, read.race_number, serializers.standings_of(read.rows, read.race_rules)
+    )
+
+
 def _read(code: str) -> tuple[dict, bytes] | None:
     """The room's standings message now, its text encoded once here for every socket of
     every web process, and its rows (with the race's number) as the bytes two publishes
@@ -270,16 +283,19 @@ def _read(code: str) -> tuple[dict, bytes] | None:
     version, race = hot_sql.room_version_and_race(code)
     if race is None:
         return None
-    rows = serializers.standings_json(race)
+    return _message(version, race.number, serializers.standings_json(race))
+
+
+def _message(version: int, race_number: int, rows: list[dict]) -> tuple[dict, bytes]:
     event = {
         "type": "standings",
-        "race": race.number,
+        "race": race_number,
         "v": version,
         "at": int(time.time() * 1000),
         "standings": rows,
     }
     text = _encode(event).decode()
-    return {"type": "room.event", "kind": "standings", "text": text}, _encode([race.number, rows])
+    return {"type": "room.event", "kind": "standings", "text": text}, _encode([race_number, rows])
 
 
 def _retry_in(wait_ms: int) -> int:

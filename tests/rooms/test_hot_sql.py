@@ -6,6 +6,7 @@ ORM reads back."""
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import async_to_sync
 from django.db import connection, transaction
 from django.utils import timezone
 
@@ -210,6 +211,27 @@ def test_standings_read_by_hand_match_the_orm_twins_rows():
     assert [row["status"] for row in by_hand] == ["playing", "gave_up", "playing"]
     assert by_hand[0]["progress"] > 0 and by_hand[2]["cpu"] == "sharp"
     assert by_hand[2]["cpu_number"] == 1
+
+
+@pytest.mark.django_db(transaction=True)  # the loop's own connection sees only what committed
+@pytest.mark.skipif(connection.vendor != "postgresql", reason="the loop's reads are PostgreSQL's")
+def test_the_standings_read_on_the_event_loop_is_what_the_two_reads_in_a_thread_give():
+    room, (owner, guest) = room_with("Ana", "Bo", cpus=["sharp"])
+    assert async_to_sync(hot_sql.standings_now)(room.code) is None  # no race yet
+    assert async_to_sync(hot_sql.standings_now)("NOSUCH") is None
+    race, now = _start(room, owner)
+    entry = race.entries.get(seat__player=owner)
+    races.play_pair(owner, room.code, first_plan_pair(entry), 0, now=now)
+    races.give_up(guest, room.code, now=now)
+    read = async_to_sync(hot_sql.standings_now)(room.code)
+    version, latest = hot_sql.room_version_and_race(room.code)
+    assert (read.version, read.race_number, read.race_rules) == (
+        version,
+        latest.number,
+        latest.rules,
+    )
+    assert read.rows == hot_sql.standing_rows(race.pk)
+    assert serializers.standings_of(read.rows, read.race_rules) == serializers.standings_json(race)
 
 
 def _standing(board) -> tuple:
