@@ -10,11 +10,13 @@ import asyncio
 import random
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
+from bench.client_board import a_legal_pair
 from rooms.core import hot_sql
 from rooms.core.boards import deal_for, position_of
 from rooms.cpus import stand_in
@@ -211,3 +213,61 @@ async def test_two_tabs_racing_each_others_pairs_store_each_number_once():
     assert board.pairs_removed == len(stored)
     assert int(board.alive, 16) == await db(_replayed_alive)(board)
     await close_all([*sockets, tabs[1]])
+
+
+async def test_a_players_pairs_racing_a_stand_in_on_a_real_worker_keep_one_write_path(
+    celery_worker, settings
+):
+    # The player's socket plays as fast as it can while, again and again, a stand-in CPU
+    # takes the board (as the sweeper does for an away player) and a real worker plays
+    # its steps; each pair of the player's hands the board back. However they interleave:
+    # each pair number stored once, the CPU's pairs counted as the CPU's, every
+    # acknowledged pair stored, the tiles what the stored pairs leave.
+    settings.CPU_DELAY_SCALE = 0.01
+    room, players, sockets, entry = await _racing("Ana", "Bo")
+    ana = sockets[0]
+    acked, done = [], threading.Event()
+
+    def stand_in_again_and_again():
+        while not done.wait(0.03):
+            with transaction.atomic():
+                board = Entry.objects.select_related("race__room", "seat").get(pk=entry.pk)
+                if board.status != Entry.Status.PLAYING:
+                    return
+                last = board.last_action_at or board.race.go_at
+                idle = timezone.now() - last > timedelta(seconds=0.1)
+                if not board.cpu_control and idle:  # as the sweeper takes an idle board
+                    stand_in.take(board, timezone.now())
+
+    taking = asyncio.ensure_future(db(stand_in_again_and_again, thread_sensitive=False)())
+    try:
+        for _ in range(60):
+            board = await db(_board)(entry.pk)
+            pair = a_legal_pair(position_of(board))
+            if board.status != Entry.Status.PLAYING or pair is None:
+                break
+            answer = await ana.ask(type="move", tiles=sorted(pair), n=board.pairs_removed)
+            if answer["type"] == "ack":
+                acked.append((board.pairs_removed, sorted(pair)))
+            else:  # the stand-in moved first, or took the board again at once (this
+                # loop is keener than the sweeper): refused as the full way refuses it
+                assert answer["code"] in ("stale", "illegal", "entry_over", "taken_back"), answer
+    finally:
+        done.set()
+        await taking
+    await asyncio.sleep(0.3)  # a CPU step in flight lands
+    board = await db(_board)(entry.pk)
+    moves = await db(
+        lambda: list(
+            board.moves.order_by("number").values_list("number", "tiles", "by_cpu", "kind")
+        )
+    )()
+    pairs = [m for m in moves if m[3] == Move.Kind.PAIR]
+    assert [m[0] for m in pairs] == list(range(board.pairs_removed))
+    assert board.cpu_pairs == sum(1 for m in pairs if m[2]) > 0
+    # Acknowledged means stored: the player's, or the stand-in's same pair at that count
+    # (the full way answers a pair already on the board as a retry).
+    assert {(n, tuple(t)) for n, t in acked} <= {(m[0], tuple(m[1])) for m in pairs}
+    if not any(m[3] == Move.Kind.SHUFFLE for m in moves):  # a CPU may shuffle a blocked board
+        assert int(board.alive, 16) == await db(_replayed_alive)(board)
+    await close_all(sockets)
