@@ -32,6 +32,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PYTHON = sys.executable
 CLIENTS = {"load": ROOT / "bench" / "load" / "run.py", "arena": ROOT / "bench" / "arena_load.py"}
 UP_TIMEOUT = 90
+# One runtime folder for both sides and the client: its secret key signs the players'
+# device cookies, which the client makes and each side's site must accept.
+VAR_DIR = ROOT / "var" / "compare-run"
 
 
 def worktree(ref: str) -> Path:
@@ -53,14 +56,16 @@ def serve(tree: Path, port: int) -> subprocess.Popen:
     env = {
         **os.environ,
         "PYTHONPATH": str(tree),  # that tree's code, this checkout's virtualenv
-        "VAR_DIR": str(tree / "var" / "compare"),
+        "VAR_DIR": str(VAR_DIR),
         "DEAL_POOL_SIZE": os.environ.get("DEAL_POOL_SIZE", "0"),
         "SOCKETS_PER_ADDRESS": os.environ.get("SOCKETS_PER_ADDRESS", "0"),
     }
     command = [PYTHON, "manage.py", "serve", "--port", str(port)]
-    site = subprocess.Popen(
-        command, cwd=tree, env=env, stdout=subprocess.DEVNULL, start_new_session=True
-    )
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    with open(VAR_DIR / "serve.log", "ab") as log:  # the site's own lines, out of the table's way
+        site = subprocess.Popen(
+            command, cwd=tree, env=env, stdout=log, stderr=log, start_new_session=True
+        )
     deadline = time.monotonic() + UP_TIMEOUT
     while time.monotonic() < deadline:
         try:
@@ -88,7 +93,12 @@ def stop(site: subprocess.Popen) -> None:
 def one_run(tree: Path, client: Path, args: list[str], port: int) -> dict[str, str]:
     """The client's table rows for one run against `tree`'s site."""
     site = serve(tree, port)
-    env = {**os.environ, "LOAD_SERVE_PID": str(site.pid), "LOAD_DATABASE": _database()}
+    env = {
+        **os.environ,
+        "VAR_DIR": str(VAR_DIR),
+        "LOAD_SERVE_PID": str(site.pid),
+        "LOAD_DATABASE": _database(),
+    }
     try:
         command = [PYTHON, str(client), "--url", f"http://127.0.0.1:{port}", *args]
         done = subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True)
@@ -119,17 +129,29 @@ def table(runs: list[tuple[str, dict[str, str]]]) -> str:
     return "\n".join(lines)
 
 
+def _split(argv: list[str]) -> tuple[list[str], list[str]]:
+    """This script's arguments, and after `--` the client's own."""
+    if "--" not in argv:
+        return argv, []
+    cut = argv.index("--")
+    return argv[:cut], argv[cut + 1 :]
+
+
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], epilog="after --: the load client's own arguments"
+    )
     parser.add_argument("ref", help="the commit to compare this checkout with (A)")
     parser.add_argument("--rounds", type=int, default=2, help="A B pairs to run")
     parser.add_argument("--bench", choices=sorted(CLIENTS), default="load")
     parser.add_argument("--port", type=int, default=8210)
-    parser.add_argument("client_args", nargs="*", help="after --: the client's own arguments")
-    args = parser.parse_args()
+    ours, client_args = _split(sys.argv[1:])
+    args = parser.parse_args(ours)
+    args.client_args = client_args
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         parser.error("set DATABASE_URL to a PostgreSQL database of its own (and REDIS_URL)")
-    subprocess.run([PYTHON, "manage.py", "migrate", "--noinput"], cwd=ROOT, check=True)
+    migrate = [PYTHON, "manage.py", "migrate", "--noinput", "-v0"]
+    subprocess.run(migrate, cwd=ROOT, check=True, env={**os.environ, "VAR_DIR": str(VAR_DIR)})
     sides = {f"A {args.ref}": worktree(args.ref), "B this checkout": ROOT}
     runs = []
     for round_number in range(1, args.rounds + 1):
