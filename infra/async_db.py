@@ -29,6 +29,7 @@ from psycopg_pool import AsyncConnectionPool
 # one, then fails (a pair is answered `unavailable`, as from a worker thread).
 CONNECT_TIMEOUT_SECONDS = 2
 
+APPLICATION_NAME = "mahjong pairs"  # how its connections show in pg_stat_activity
 _pools: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # event loop -> its pool
 
 
@@ -60,6 +61,13 @@ async def _connection():
         await connection.close()
 
 
+async def close() -> None:
+    """Close this event loop's pool, if it has one (its connections end now)."""
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()
+
+
 def _kept() -> bool:
     return connections[DEFAULT_DB_ALIAS].settings_dict["CONN_MAX_AGE"] != 0
 
@@ -68,8 +76,10 @@ async def _pool() -> AsyncConnectionPool:
     loop = asyncio.get_running_loop()
     pool = _pools.get(loop)
     if pool is None:
+        # open() starts the pool's workers without waiting for a connection (nothing in
+        # it suspends this task), so no other task finds the pool here before it is open.
         pool = AsyncConnectionPool(
-            kwargs={**_params(), "autocommit": True},
+            kwargs={**_params(), "autocommit": True, "application_name": APPLICATION_NAME},
             min_size=1,
             max_size=settings.PAIR_DB_CONNECTIONS,
             timeout=CONNECT_TIMEOUT_SECONDS,

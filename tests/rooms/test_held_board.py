@@ -13,10 +13,12 @@ import time
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
 from bench.client_board import a_legal_pair
+from infra import async_db
 from rooms.core import hot_sql
 from rooms.core.boards import deal_for, position_of
 from rooms.cpus import stand_in
@@ -271,3 +273,33 @@ async def test_a_players_pairs_racing_a_stand_in_on_a_real_worker_keep_one_write
     if not any(m[3] == Move.Kind.SHUFFLE for m in moves):  # a CPU may shuffle a blocked board
         assert int(board.alive, 16) == await db(_replayed_alive)(board)
     await close_all(sockets)
+
+
+async def test_with_connections_kept_pairs_share_a_few_pooled_connections():
+    # The site's default (CONN_MAX_AGE > 0): the loop's pool keeps its connections
+    # between pairs, at most PAIR_DB_CONNECTIONS, named in pg_stat_activity.
+    database = connection.settings_dict
+    room, players, sockets, entry = await _racing("Ana", "Bo")
+    ana = sockets[0]
+    assert (await ana.ask(type="move", tiles=plan_pair(entry, 0), n=0))["type"] == "ack"
+    kept, database["CONN_MAX_AGE"] = database["CONN_MAX_AGE"], 600
+    try:
+        for k in range(1, 6):
+            assert (await ana.ask(type="move", tiles=plan_pair(entry, k), n=k))["type"] == "ack"
+        pooled = await db(_pair_connections)()
+        assert 1 <= pooled <= settings.PAIR_DB_CONNECTIONS
+    finally:
+        database["CONN_MAX_AGE"] = kept
+        await async_db.close()
+    assert await db(_pair_connections)() == 0
+    assert [n for n, _ in await db(_pairs_stored)(entry.pk)] == list(range(6))
+    await close_all(sockets)
+
+
+def _pair_connections() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s",
+            [async_db.APPLICATION_NAME],
+        )
+        return cursor.fetchone()[0]
