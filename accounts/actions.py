@@ -24,16 +24,25 @@ class NicknameError(ValueError):
     """A refused nickname; the message is shown to the player."""
 
 
+def shown_text(text: str) -> str | None:
+    """A name shown to others (a nickname, an arena's name) as it is stored: NFC, runs of
+    whitespace folded into one space, trimmed; None when it holds a control or invisible
+    character (FORBIDDEN_CATEGORIES), which no page should show."""
+    text = unicodedata.normalize("NFC", text)
+    if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in text):
+        return None
+    return " ".join(text.split())  # what is left of whitespace is spaces: one each
+
+
 def clean_nickname(text) -> str:
     """The nickname as stored, the one rule of every page and socket: NFC, nothing
     invisible or controlling (tabs and line breaks included), runs of spaces folded into
     one, trimmed, 1 to NICKNAME_MAX_LENGTH characters. NicknameError says what is wrong."""
     if not isinstance(text, str):
         raise NicknameError(_("A nickname is text."))
-    text = unicodedata.normalize("NFC", text)
-    if any(unicodedata.category(ch) in FORBIDDEN_CATEGORIES for ch in text):
+    nickname = shown_text(text)
+    if nickname is None:
         raise NicknameError(_("A nickname cannot contain control or invisible characters."))
-    nickname = " ".join(text.split())  # what is left of whitespace is spaces: one each
     if not nickname:
         raise NicknameError(_("Enter a nickname: at least one character that is not a space."))
     if len(nickname) > NICKNAME_MAX_LENGTH:

@@ -71,7 +71,10 @@ def create_arena(
     defaults' rules at `level` (or on a layout the picker offers), `minutes` long,
     starting in `starts_in_minutes`."""
     now = now or timezone.now()
-    name = str(name or "").strip()
+    name = accounts_actions.shown_text(str(name or ""))
+    if name is None:
+        message = _("name: no control or invisible characters (such as a text-direction mark)")
+        raise ArenaError(message, "bad_form")
     if not name or len(name) > NAME_MAX_LENGTH:
         raise ArenaError(_("name: 1 to %(n)d characters") % {"n": NAME_MAX_LENGTH}, "bad_form")
     if level not in LEVELS:

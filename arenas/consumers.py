@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.identity import player_from_scope
 from arenas import actions, live, queries, tasks
 from arenas.models import Arena, arena_code
-from infra import language
+from infra import language, socket_frames
 from rooms.core import outbox
 from rooms.live.socket_db import in_db_thread
 
@@ -170,14 +170,11 @@ class ArenaConsumer(AsyncWebsocketConsumer):
         _feed(self.code).changed()
 
     async def receive(self, text_data=None, bytes_data=None):
-        if text_data is None or len(text_data) > MAX_MESSAGE_BYTES:
+        body = socket_frames.json_object(text_data, MAX_MESSAGE_BYTES)
+        if body is None:
             await self.send_error("bad_message", _("send one JSON object of at most 1 KB"))
             return
-        try:
-            body = json.loads(text_data)
-        except ValueError:
-            body = None
-        if not isinstance(body, dict) or body.get("type") not in MESSAGE_TYPES:
+        if body.get("type") not in MESSAGE_TYPES:
             await self.send_error(
                 "bad_message",
                 _("a message is a JSON object whose type is one of: %(types)s")

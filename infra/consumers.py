@@ -5,10 +5,11 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from infra import language
+from infra import language, socket_frames
 
 ECHO_GROUP = "echo"
 MAX_ECHO_LENGTH = 200
+MAX_FRAME_BYTES = 1024
 
 
 class EchoConsumer(AsyncJsonWebsocketConsumer):
@@ -19,8 +20,9 @@ class EchoConsumer(AsyncJsonWebsocketConsumer):
     async def disconnect(self, code):
         await self.channel_layer.group_discard(ECHO_GROUP, self.channel_name)
 
-    async def receive_json(self, content, **kwargs):
-        text = content.get("echo") if isinstance(content, dict) else None
+    async def receive(self, text_data=None, bytes_data=None):
+        content = socket_frames.json_object(text_data, MAX_FRAME_BYTES)
+        text = content.get("echo") if content is not None else None
         if not isinstance(text, str) or len(text) > MAX_ECHO_LENGTH:
             await self.send_json(
                 {
@@ -33,12 +35,6 @@ class EchoConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.send(
             self.channel_name, {"type": "echo.message", "text": text, "source": "socket"}
         )
-
-    async def decode_json(self, text_data):
-        try:
-            return await super().decode_json(text_data)
-        except ValueError:
-            return None
 
     async def echo_message(self, event):
         await self.send_json({"type": "echo", "text": event["text"], "source": event["source"]})

@@ -29,6 +29,8 @@ pytestmark = pytest.mark.django_db
         ("level", "impossible", "bad_level", "choose a level"),
         ("name", "   ", "bad_form", "name"),
         ("name", "x" * 61, "bad_form", "name"),
+        ("name", "Sprint\u202eevil", "bad_form", "invisible"),  # a text-direction override
+        ("name", "Sprint\x00", "bad_form", "invisible"),
         ("time_limit_minutes", 7, "bad_form", "time limit"),
         ("starts_in_minutes", -1, "bad_start", "starts in"),
         ("starts_in_minutes", 60 * 24 * 8, "bad_start", "starts in"),
@@ -152,7 +154,8 @@ async def test_the_socket_refuses_bad_messages_with_a_clear_error_and_changes_no
     socket = await _socket(arena.code, ana)
     state = await socket.receive_json_from(timeout=5)
     assert state["type"] == "state" and state["you"]["name"] == "Ana"
-    for text in ("not json", "[1, 2]", '{"type": "fly"}', "x" * 2000):
+    nested = "[" * 1000  # within the 1 KB limit, deeper than Python's json could follow
+    for text in ("not json", "[1, 2]", '{"type": "fly"}', "x" * 2000, nested):
         await socket.send_to(text_data=text)
         error = await socket.receive_json_from(timeout=5)
         assert error["type"] == "error" and error["code"] == "bad_message", error

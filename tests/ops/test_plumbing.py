@@ -67,6 +67,20 @@ async def test_a_malformed_message_gets_an_error_and_the_socket_stays_open():
     await communicator.disconnect()
 
 
+@pytest.mark.parametrize(
+    "frame", ["[" * 60_000, "[" * 1000, '{"echo": ' * 500 + '"x"' + "}" * 500, "[]", '"x"']
+)
+async def test_a_nesting_bomb_or_a_frame_that_is_no_object_gets_an_error_and_the_socket_stays_open(
+    frame,
+):
+    communicator, _ = await connect()
+    await communicator.send_to(text_data=frame)
+    assert (await communicator.receive_json_from(timeout=5))["type"] == "error"
+    await communicator.send_json_to({"echo": "still here"})
+    assert (await communicator.receive_json_from(timeout=5))["text"] == "still here"
+    await communicator.disconnect()
+
+
 async def test_a_socket_from_a_foreign_origin_is_refused():
     headers = [(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1")]
     _, connected = await connect(headers=headers)
