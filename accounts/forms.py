@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import actions
 from accounts.models import NICKNAME_MAX_LENGTH
-from accounts.throttle import LoginThrottle, client_address
+from accounts.throttle import LoginThrottle, Refusal, client_address
 
 
 class NicknameForm(forms.Form):
@@ -91,15 +91,11 @@ class ThrottleMixin:
     def clean(self):
         username = self.cleaned_data.get("username") or ""
         address = client_address(self.request) if self.request else ""
-        refusal = self.throttle.refusal(username, address)
-        if refusal is not None:
-            raise forms.ValidationError(refusal.message, code="throttled")
-        try:
-            cleaned = super().clean()
-        except forms.ValidationError:
-            self.throttle.failed(username, address)
-            raise
-        self.throttle.succeeded(username)
+        attempt = self.throttle.claim(username, address)  # counted as a failure until it is not
+        if isinstance(attempt, Refusal):
+            raise forms.ValidationError(attempt.message, code="throttled")
+        cleaned = super().clean()  # a wrong password raises: the attempt stays a failure
+        self.throttle.succeeded(attempt)
         return cleaned
 
 

@@ -1,4 +1,4 @@
-"""Login throttling against password guessing, kept in the shared cache (Redis).
+"""Login throttling against password guessing, kept in Redis (the cache's server).
 
 Failed logins are counted per username and per client address over a sliding window.
 Past the limit, logins for that username (or from that address) are refused without
@@ -6,13 +6,15 @@ checking the password until the oldest failure leaves the window. The clock is
 injectable so tests never sleep.
 """
 
+import functools
 import hashlib
 import math
 import time
+import uuid
 from dataclasses import dataclass
 
+import redis
 from django.conf import settings
-from django.core.cache import cache as default_cache
 from django.utils.translation import ngettext
 
 WINDOW_SECONDS = 15 * 60
@@ -56,53 +58,114 @@ class Refusal:
         ) % {"n": minutes}
 
 
+# One attempt claimed in one step, for the username and the address together: the
+# failures still in the window are counted (older ones dropped) and, if both are under
+# their limits, this attempt is added as a failure until it succeeds. 0, or the seconds
+# until the first key that blocks frees a place. KEYS: the keys; ARGV: now, the window,
+# the attempt's member, then each key's limit.
+_CLAIM = """
+local now, window, member = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local wait = 0
+for i, key in ipairs(KEYS) do
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+  local limit = tonumber(ARGV[3 + i])
+  if redis.call('ZCARD', key) >= limit then
+    local blocking = redis.call('ZRANGE', key, -limit, -limit, 'WITHSCORES')
+    wait = math.max(wait, tonumber(blocking[2]) + window - now)
+  end
+end
+if wait > 0 then return tostring(wait) end
+for _, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now, member)
+  redis.call('EXPIRE', key, math.ceil(window))
+end
+return '0'
+"""
+
+
+@dataclass
+class Attempt:
+    """A login attempt let through: counted as a failure until `succeeded` says not."""
+
+    username: str
+    address: str
+    member: str
+
+
 class LoginThrottle:
-    def __init__(self, cache=None, clock=time.time):
-        self.cache = cache or default_cache
-        self.clock = clock
+    """Failures per username and per address in Redis sorted sets (a failure's time is
+    its score). An attempt is claimed before its password is checked, in one script, so
+    attempts sent at once are counted as they come: 16 wrong passwords for one username
+    sent together are checked 5 times, not 16."""
+
+    def __init__(self, prefix: str = "", clock=time.time, url: str | None = None):
+        self.prefix, self.clock, self.url = prefix, clock, url
+
+    def claim(self, username: str, address: str) -> Attempt | Refusal:
+        """This attempt, counted; or why it must be refused now (nothing counted)."""
+        member = f"{self.clock()!r}:{uuid.uuid4().hex}"
+        keys, limits = self._keys(username, address)
+        args = [self.clock(), WINDOW_SECONDS, member, *limits]
+        wait = float(self._script(keys=keys, args=args))
+        if wait > 0:
+            return Refusal(math.ceil(wait))
+        return Attempt(username, address, member)
 
     def refusal(self, username: str, address: str) -> Refusal | None:
-        """Why a login must be refused now, or None when it may be tried."""
-        waits = [
-            self._wait(key, limit)
-            for key, limit in self._keys(username, address)
-            if key is not None
-        ]
-        wait = max(waits, default=0)
-        return Refusal(wait) if wait > 0 else None
+        """Why an attempt would be refused now, or None (counts nothing)."""
+        now, waits = self.clock(), [0.0]
+        for key, limit in zip(*self._keys(username, address), strict=True):
+            scores = self._scores(key, now)
+            if len(scores) >= limit:
+                oldest_that_blocks = sorted(scores)[-limit]
+                waits.append(oldest_that_blocks + WINDOW_SECONDS - now)
+        wait = max(waits)
+        return Refusal(math.ceil(wait)) if wait > 0 else None
 
     def failed(self, username: str, address: str) -> None:
-        now = self.clock()
-        for key, _ in self._keys(username, address):
-            if key is not None:
-                recent = self._recent(key, now)
-                self.cache.set(key, [*recent, now], timeout=WINDOW_SECONDS)
+        """A failure counted as it happened (the form's attempts are claimed instead)."""
+        self.claim(username, address)
 
-    def succeeded(self, username: str) -> None:
-        # The address count stays: a guesser must not reset it by signing in to an
-        # account of their own.
-        self.cache.delete(self._username_key(username))
+    def succeeded(self, attempt: Attempt) -> None:
+        # The username's failures go; the address's stay (a guesser must not reset them
+        # by signing in to an account of their own), less this attempt, which was none.
+        keys, _limits = self._keys(attempt.username, attempt.address)
+        client = self._client()
+        client.delete(keys[0])
+        for key in keys[1:]:
+            client.zrem(key, attempt.member)
 
-    def _keys(self, username, address):
-        return [
-            (self._username_key(username), MAX_FAILURES_PER_USERNAME),
-            (f"login-fail:addr:{address}" if address else None, MAX_FAILURES_PER_ADDRESS),
-        ]
+    def _keys(self, username, address) -> tuple[list[str], list[int]]:
+        keys, limits = [self._username_key(username)], [MAX_FAILURES_PER_USERNAME]
+        if address:
+            keys.append(f"{self.prefix}login-fail:addr:{address}")
+            limits.append(MAX_FAILURES_PER_ADDRESS)
+        return keys, limits
 
-    @staticmethod
-    def _username_key(username: str) -> str:
-        # "Bob" and "bob" share a count; hashed, so any text makes a valid cache key.
+    def _username_key(self, username: str) -> str:
+        # "Bob" and "bob" share a count; hashed, so any text makes a valid key.
         digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
-        return f"login-fail:user:{digest}"
+        return f"{self.prefix}login-fail:user:{digest}"
 
-    def _recent(self, key: str, now: float) -> list[float]:
-        return [t for t in self.cache.get(key, []) if now - t < WINDOW_SECONDS]
+    def _scores(self, key: str, now: float) -> list[float]:
+        pairs = self._client().zrangebyscore(key, now - WINDOW_SECONDS, "+inf", withscores=True)
+        return [score for _member, score in pairs]
 
-    def _wait(self, key: str, limit: int) -> int:
-        now = self.clock()
-        recent = self._recent(key, now)
-        if len(recent) < limit:
-            return 0
-        # Free again when enough failures have left the window to go under the limit.
-        oldest_that_blocks = sorted(recent)[-limit]
-        return math.ceil(oldest_that_blocks + WINDOW_SECONDS - now)
+    def _script(self, keys, args):
+        return _claim_script(self.url or settings.REDIS_URL)(keys=keys, args=args)
+
+    def _client(self) -> redis.Redis:
+        return _client(self.url or settings.REDIS_URL)
+
+
+@functools.cache
+def _client(url: str) -> redis.Redis:
+    """The throttle's own Redis link (the cache's server), with short timeouts: a sign-in
+    should fail fast, not hang, when Redis is away (docs/OPERATIONS.md §Redis connections
+    gives the values of the site's other links)."""
+    return redis.Redis.from_url(url, socket_connect_timeout=1, socket_timeout=1.5)
+
+
+@functools.cache
+def _claim_script(url: str):
+    return _client(url).register_script(_CLAIM)

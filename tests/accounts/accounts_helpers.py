@@ -76,12 +76,9 @@ class FakeClock:
         self.now += seconds
 
 
-def fresh_throttle_cache():
-    """The real Redis cache, under a prefix of its own, so no count leaks between tests."""
-    from django.conf import settings
-    from django.core.cache.backends.redis import RedisCache
-
-    return RedisCache(settings.REDIS_URL, {"KEY_PREFIX": f"test-{uuid.uuid4().hex}"})
+def fresh_throttle_prefix() -> str:
+    """A key prefix of its own on the real Redis, so no count leaks between tests."""
+    return f"test-{uuid.uuid4().hex}:"
 
 
 def use_fresh_throttle(monkeypatch):
@@ -89,6 +86,6 @@ def use_fresh_throttle(monkeypatch):
     from accounts.forms import ThrottleMixin
     from accounts.throttle import LoginThrottle
 
-    fresh = LoginThrottle(cache=fresh_throttle_cache(), clock=FakeClock())
+    fresh = LoginThrottle(prefix=fresh_throttle_prefix(), clock=FakeClock())
     monkeypatch.setattr(ThrottleMixin, "throttle", fresh)
     return fresh

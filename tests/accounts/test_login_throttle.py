@@ -12,7 +12,7 @@ from accounts.throttle import (
 )
 from tests.accounts.accounts_helpers import (
     FakeClock,
-    fresh_throttle_cache,
+    fresh_throttle_prefix,
     log_in,
     make_account,
 )
@@ -92,7 +92,7 @@ def test_the_admin_login_is_throttled_too(client, throttle, admin_user):
 
 def test_the_wait_counts_from_the_oldest_failure_that_still_blocks():
     clock = FakeClock()
-    counts = LoginThrottle(cache=fresh_throttle_cache(), clock=clock)
+    counts = LoginThrottle(prefix=fresh_throttle_prefix(), clock=clock)
     for _ in range(MAX_FAILURES_PER_USERNAME):
         counts.failed("mei", "")
         clock.advance(60)
@@ -105,7 +105,7 @@ def test_the_wait_counts_from_the_oldest_failure_that_still_blocks():
 
 def test_one_minute_is_said_in_the_singular():
     clock = FakeClock()
-    counts = LoginThrottle(cache=fresh_throttle_cache(), clock=clock)
+    counts = LoginThrottle(prefix=fresh_throttle_prefix(), clock=clock)
     for _ in range(MAX_FAILURES_PER_USERNAME):
         counts.failed("mei", "10.0.0.1")
     clock.advance(WINDOW_SECONDS - 30)
