@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import redis
 from django.conf import settings
+from django.core.cache import cache
 from django.utils.translation import ngettext
 
 WINDOW_SECONDS = 15 * 60
@@ -42,6 +43,24 @@ def _address(forwarded: str, remote: str | None) -> str:
     if settings.BEHIND_TLS_PROXY and forwarded:
         return forwarded.split(",")[-1].strip()
     return remote or ""
+
+
+def within_limit(key: str, limit: int, window_seconds: int) -> bool:
+    """Counts one more under `key` in the shared cache (Redis: `INCR` is atomic, so
+    requests sent at once are counted as they come); False once the count passes
+    `limit` in the window that started at the first count."""
+    cache.add(key, 0, timeout=window_seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window ended between add and incr
+        cache.set(key, 1, timeout=window_seconds)
+        count = 1
+    return count <= limit
+
+
+def hashed(text: str) -> str:
+    """A key part for any text (an e-mail address, a username), case folded."""
+    return hashlib.sha256(text.strip().casefold().encode()).hexdigest()
 
 
 @dataclass
@@ -144,8 +163,7 @@ class LoginThrottle:
 
     def _username_key(self, username: str) -> str:
         # "Bob" and "bob" share a count; hashed, so any text makes a valid key.
-        digest = hashlib.sha256(username.strip().casefold().encode()).hexdigest()
-        return f"{self.prefix}login-fail:user:{digest}"
+        return f"{self.prefix}login-fail:user:{hashed(username)}"
 
     def _scores(self, key: str, now: float) -> list[float]:
         pairs = self._client().zrangebyscore(key, now - WINDOW_SECONDS, "+inf", withscores=True)

@@ -1,5 +1,6 @@
 """Accounts: sign up, log in, log out, password reset. (Profiles are records/views.py.)"""
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
@@ -10,6 +11,7 @@ from django.views.decorators.http import require_http_methods
 from accounts import actions
 from accounts.forms import ResetForm, SignUpForm, ThrottledLoginForm
 from accounts.identity import ensure_player, forget_device
+from accounts.throttle import client_address, hashed, within_limit
 
 
 def posted(request):
@@ -22,6 +24,9 @@ def sign_up(request):
     if request.user.is_authenticated:
         return redirect("me")
     form = SignUpForm(posted(request))
+    if form.is_valid() and not _may_sign_up(request):
+        form.add_error(None, _("Too many new accounts from your network: try again in an hour."))
+        return render(request, "accounts/signup.html", {"form": form}, status=429)
     if form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
@@ -32,6 +37,11 @@ def sign_up(request):
         return redirect("me")
     status = 400 if form.errors else 200
     return render(request, "accounts/signup.html", {"form": form}, status=status)
+
+
+def _may_sign_up(request) -> bool:
+    key = f"{settings.ACCOUNT_LIMITS_KEY_PREFIX}:sign-up:{client_address(request)}"
+    return within_limit(key, settings.SIGN_UPS_PER_ADDRESS, settings.ACCOUNT_LIMITS_WINDOW_SECONDS)
 
 
 class RefusedFormStatus:
@@ -67,3 +77,20 @@ class PasswordReset(RefusedFormStatus, auth_views.PasswordResetView):
     form_class = ResetForm
     email_template_name = "accounts/password_reset_email.txt"
     subject_template_name = "accounts/password_reset_subject.txt"
+
+    def form_valid(self, form):
+        """The mail goes only within the limits per address and per e-mail address
+        (`&`: both are counted, even when the first refuses); past them, 429 and none."""
+        window = settings.ACCOUNT_LIMITS_WINDOW_SECONDS
+        prefix = f"{settings.ACCOUNT_LIMITS_KEY_PREFIX}:reset"
+        by_address = f"{prefix}:address:{client_address(self.request)}"
+        by_email = f"{prefix}:email:{hashed(form.cleaned_data['email'])}"
+        if not (
+            within_limit(by_address, settings.RESET_MAILS_PER_ADDRESS, window)
+            & within_limit(by_email, settings.RESET_MAILS_PER_EMAIL, window)
+        ):
+            form.add_error(None, _("Too many reset mails asked for: try again in an hour."))
+            response = self.render_to_response(self.get_context_data(form=form))
+            response.status_code = 429
+            return response
+        return super().form_valid(form)

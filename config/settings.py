@@ -237,6 +237,13 @@ SOCKETS_PER_DEVICE = env_int("SOCKETS_PER_DEVICE", 12)
 SOCKETS_PER_ADDRESS = env_int("SOCKETS_PER_ADDRESS", 300)
 
 # Room creation per device and per address, counted in the shared cache (rooms/lobby/throttle.py).
+# Accounts made and reset mails sent, per address (and per e-mail address) an hour
+# (accounts/views.py): a script must not mint rated players, nor fill a stranger's inbox.
+SIGN_UPS_PER_ADDRESS = env_int("SIGN_UPS_PER_ADDRESS", 5)
+RESET_MAILS_PER_ADDRESS = env_int("RESET_MAILS_PER_ADDRESS", 5)
+RESET_MAILS_PER_EMAIL = env_int("RESET_MAILS_PER_EMAIL", 3)
+ACCOUNT_LIMITS_WINDOW_SECONDS = 60 * 60
+ACCOUNT_LIMITS_KEY_PREFIX = "account-limit"
 ROOM_CREATE_PER_DEVICE = env_int("ROOM_CREATE_PER_DEVICE", 10)
 ROOM_CREATE_PER_ADDRESS = env_int("ROOM_CREATE_PER_ADDRESS", 60)
 ROOM_CREATE_WINDOW_SECONDS = 10 * 60

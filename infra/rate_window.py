@@ -1,23 +1,11 @@
-"""A fixed-window counter in the shared cache (Redis), so every web process counts
-together: room and arena creation (`device_and_address_within`) and layout checks
-(layouts/throttle.py) are limited with it."""
+"""Per device and per address limits on creating rooms and arenas, with the fixed-window
+counter of accounts/throttle.py (`within_limit`, in the shared cache: every web process
+counts together); layout checks (layouts/throttle.py) and sign-ups and reset mails
+(accounts/views.py) use that counter too."""
 
 from django.conf import settings
-from django.core.cache import cache
 
-from accounts.throttle import client_address
-
-
-def within_limit(key: str, limit: int, window_seconds: int) -> bool:
-    """Counts one more under `key`; False once the count passes `limit` in the window
-    that started at the first count."""
-    cache.add(key, 0, timeout=window_seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window ended between add and incr
-        cache.set(key, 1, timeout=window_seconds)
-        count = 1
-    return count <= limit
+from accounts.throttle import client_address, within_limit
 
 
 def device_and_address_within(request, player, limits: str) -> bool:

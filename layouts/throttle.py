@@ -4,8 +4,7 @@ but a check runs the engine too (up to a few seconds on a layout it cannot settl
 a script must not keep a web worker busy with them (docs/LAYOUTS.md §The one write path
 and its limits)."""
 
-from accounts.throttle import client_address
-from infra.rate_window import within_limit
+from accounts.throttle import client_address, within_limit
 
 CHECKS_PER_WINDOW = 60  # a person fixing a file checks a few times a minute at most
 WINDOW_SECONDS = 10 * 60

@@ -128,10 +128,12 @@ def collected_static(tmp_path_factory, django_db_blocker):
 
 @pytest.fixture(autouse=True)
 def fresh_create_counts(settings):
-    """Each test counts room and arena creations afresh: the cache (Redis) outlives
-    tests, and on PostgreSQL a new run gives players the last run's ids again."""
+    """Each test counts room and arena creations, sign-ups and reset mails afresh: the
+    cache (Redis) outlives tests, and on PostgreSQL a new run gives players the last run's
+    ids again."""
     settings.ROOM_CREATE_KEY_PREFIX = f"room-create-test-{uuid.uuid4().hex}"
     settings.ARENA_CREATE_KEY_PREFIX = f"arena-create-test-{uuid.uuid4().hex}"
+    settings.ACCOUNT_LIMITS_KEY_PREFIX = f"account-limit-test-{uuid.uuid4().hex}"
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ once were all checked)."""
 import threading
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from accounts.throttle import MAX_FAILURES_PER_USERNAME
@@ -34,3 +35,42 @@ def test_sixteen_wrong_passwords_sent_at_once_are_checked_five_times(monkeypatch
     assert sorted(answers) == [400] * MAX_FAILURES_PER_USERNAME + [429] * (16 - 5)
     # And the right password is refused too, until the failures leave the window.
     assert log_in(Client(REMOTE_ADDR="10.0.1.1")).status_code == 429
+
+
+def _sign_up(client, username):
+    form = {
+        "username": username,
+        "password1": "a long pass phrase 42",
+        "password2": "a long pass phrase 42",
+    }
+    return client.post("/accounts/signup/", form)
+
+
+def test_one_address_makes_five_accounts_an_hour_and_no_more(settings):
+    script = Client(REMOTE_ADDR="10.7.7.7")  # a fresh session each time, as a script would
+    answers = [_sign_up(Client(REMOTE_ADDR="10.7.7.7"), f"bot{n}").status_code for n in range(12)]
+    assert answers == [302] * settings.SIGN_UPS_PER_ADDRESS + [429] * (12 - 5)
+    refused = _sign_up(script, "bot99")
+    assert "Too many new accounts from your network" in refused.content.decode()
+    assert get_user_model().objects.filter(username__startswith="bot").count() == 5
+    assert _sign_up(Client(REMOTE_ADDR="10.8.8.8"), "someone").status_code == 302  # elsewhere
+
+
+def test_reset_mails_are_limited_per_victim_and_per_address(settings, mailoutbox):
+    make_account(email="victim@example.org")
+    for n in range(3):  # three strangers, each once
+        reset = Client(REMOTE_ADDR=f"10.6.6.{n}").post(
+            "/accounts/password-reset/", {"email": "victim@example.org"}
+        )
+        assert reset.status_code == 302
+    again = Client(REMOTE_ADDR="10.6.6.9").post(
+        "/accounts/password-reset/", {"email": "victim@example.org"}
+    )
+    assert again.status_code == 429 and "Too many reset mails" in again.content.decode()
+    assert len(mailoutbox) == 3
+    one = Client(REMOTE_ADDR="10.5.5.5")  # one address, many inboxes
+    answers = [
+        one.post("/accounts/password-reset/", {"email": f"x{n}@example.org"}).status_code
+        for n in range(7)
+    ]
+    assert answers == [302] * settings.RESET_MAILS_PER_ADDRESS + [429] * 2
