@@ -8,6 +8,7 @@ sees it: a refused request changes nothing and says why (docs/LAYOUTS.md §The e
 Only Save writes, through the app's one write path `layouts.actions.store_layout`.
 """
 
+import functools
 import json
 import re
 import time
@@ -21,7 +22,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from accounts.identity import ensure_player
-from layouts import actions
+from layouts import actions, throttle
 from layouts.library import builtin_title
 from layouts.models import TITLE_MAX_LENGTH, StoredLayout
 from mahjong.engine.catalog import BY_NAME, layout_by_number
@@ -203,11 +204,16 @@ def _name(body: dict) -> str:
     return name
 
 
-def editor_api(handler):
-    """A POST the editor makes: the handler's answer, or 400 and why it was refused."""
+def editor_api(handler, limited: bool = False):
+    """A POST the editor makes: the handler's answer, or 400 and why it was refused; a
+    `limited` one (a test, a save: the engine deals) counts against the address's checks
+    (layouts/throttle.py), 429 past them."""
 
     @require_POST
     def view(request):
+        if limited and not throttle.may_check(request):
+            message = _("You checked many layouts in a short time: try again in a few minutes.")
+            return JsonResponse({"ok": False, "error": message}, status=429)
         try:
             return handler(request, _body(request))
         except Refused as refused:
@@ -218,7 +224,7 @@ def editor_api(handler):
     return view
 
 
-@editor_api
+@functools.partial(editor_api, limited=True)
 def test_layout(request, body):
     """Can these tiles be stored and dealt solvable? The store's own checks
     (layouts.actions.read_layout_text) and one deal to show it; stores nothing."""
@@ -272,7 +278,7 @@ def _file_name(name: str) -> str:
     return f"{stem or 'layout'}.layout"
 
 
-@editor_api
+@functools.partial(editor_api, limited=True)
 def save_layout(request, body):
     """Stores the layout as this device's player's and answers its share and play links."""
     layout = _layout_from_body(body)
@@ -283,6 +289,8 @@ def save_layout(request, body):
         except actions.LayoutRejected as rejected:
             raise Refused(rejected.message) from None
         raise Refused(_("Give the layout a name to save it."))
+    if not throttle.may_store(request):
+        return JsonResponse({"ok": False, "error": str(throttle.STORED_ENOUGH)}, status=429)
     try:
         stored = actions.store_layout(layout_to_text(layout), ensure_player(request), name)
     except actions.LayoutRejected as rejected:  # unplayable, or a limit reached

@@ -95,6 +95,9 @@ def _store(request, context, then: str):
         _check(context)  # a fault of the text first; else its picture stays on the page
         context.setdefault("error", _("Give the layout a name to store it."))
         return render(request, "layouts/new.html", context, status=400)
+    if not throttle.may_store(request):
+        context["error"] = str(throttle.STORED_ENOUGH)
+        return render(request, "layouts/new.html", context, status=429)
     try:
         stored = actions.store_layout(context["text"], ensure_player(request), context["title"])
     except actions.LayoutRejected as refused:

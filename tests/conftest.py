@@ -215,9 +215,10 @@ def fresh_deal_caches():
     forget_cached_deals()
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def fresh_check_counts(monkeypatch):
-    """Each test counts the layout upload page's checks afresh: the cache outlives tests."""
+    """Each test counts the layout pages' checks and stores afresh: the cache outlives
+    tests."""
     from layouts import throttle
 
     monkeypatch.setattr(throttle, "KEY_PREFIX", f"layout-check-test-{uuid.uuid4().hex}")

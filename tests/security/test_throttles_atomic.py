@@ -2,6 +2,7 @@
 read together and written after (issue 44: 16 wrong passwords for one username sent at
 once were all checked)."""
 
+import json
 import threading
 
 import pytest
@@ -74,3 +75,38 @@ def test_reset_mails_are_limited_per_victim_and_per_address(settings, mailoutbox
         for n in range(7)
     ]
     assert answers == [302] * settings.RESET_MAILS_PER_ADDRESS + [429] * 2
+
+
+def test_fresh_cookies_from_one_address_store_a_small_share_of_the_hourly_quota():
+    # 50 fresh devices of one address each saving a layout used to take the whole site's
+    # hourly quota (500 in 4 s); the address now stores its share, and others still can.
+    from layouts import throttle
+    from layouts.models import StoredLayout
+
+    answers = []
+    for n in range(throttle.STORES_PER_WINDOW + 5):
+        body = {"positions": SMALL, "name": f"flood {n}"}  # each device's own copy
+        answers.append(_editor(Client(REMOTE_ADDR="10.4.4.4"), "save", body))
+    assert [a.status_code for a in answers] == [200] * throttle.STORES_PER_WINDOW + [429] * 5
+    assert "Many layouts were stored from your network" in answers[-1].json()["error"]
+    assert StoredLayout.objects.count() == throttle.STORES_PER_WINDOW
+    mine = _editor(Client(REMOTE_ADDR="10.3.3.3"), "save", {"positions": SMALL, "name": "mine"})
+    assert mine.status_code == 200
+
+
+def test_the_editors_test_is_limited_per_address():
+    from layouts import throttle
+
+    tests = [
+        _editor(Client(REMOTE_ADDR="10.2.2.2"), "test", {"positions": SMALL}).status_code
+        for _ in range(throttle.CHECKS_PER_WINDOW + 2)
+    ]
+    assert tests == [200] * throttle.CHECKS_PER_WINDOW + [429] * 2
+
+
+# Six tiles in two rows and two straddling them one layer up: deals solvable.
+SMALL = [[0, 0, 0], [2, 0, 0], [4, 0, 0], [0, 2, 0], [2, 2, 0], [4, 2, 0], [1, 0, 1], [3, 0, 1]]
+
+
+def _editor(client, what: str, body):
+    return client.post(f"/layouts/edit/{what}", json.dumps(body), content_type="application/json")
