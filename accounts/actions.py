@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from accounts.models import NICKNAME_MAX_LENGTH, Player, Rating, RatingChange
+from accounts.models import NICKNAME_MAX_LENGTH, Player, Rating, RatingChange, new_device_token
 from accounts.signals import player_merged
 from mahjong.race_rules import ratings
 
@@ -98,6 +98,17 @@ def sign_in_device(user, device_player: Player | None) -> Player:
         return device
     merge_players(device, account_player)
     return account_player
+
+
+def rotate_device_token(user) -> Player | None:
+    """The account's player under a new device token (at log-in and log-out): a device
+    cookie copied before is nobody from now on. A device of the account still signed in
+    (its session) is handed the new token by its next page (identity.ensure_player)."""
+    player = Player.objects.filter(user=user).first()
+    if player is not None:
+        player.device_token = new_device_token()
+        player.save(update_fields=["device_token"])
+    return player
 
 
 def _locked(player: Player | None) -> Player | None:

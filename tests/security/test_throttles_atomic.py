@@ -9,6 +9,8 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from accounts.identity import COOKIE_NAME, token_from_cookie
+from accounts.models import Player
 from accounts.throttle import MAX_FAILURES_PER_USERNAME
 from tests.accounts.accounts_helpers import log_in, make_account, use_fresh_throttle
 
@@ -110,3 +112,19 @@ SMALL = [[0, 0, 0], [2, 0, 0], [4, 0, 0], [0, 2, 0], [2, 2, 0], [4, 2, 0], [1, 0
 
 def _editor(client, what: str, body):
     return client.post(f"/layouts/edit/{what}", json.dumps(body), content_type="application/json")
+
+
+def test_a_device_cookie_copied_while_signed_in_is_nobody_after_log_out():
+    make_account()
+    device = Client()
+    assert log_in(device).status_code == 302
+    device.get("/me/")
+    copied = token_from_cookie(device.cookies[COOKIE_NAME].value)
+    assert Player.objects.get(user__username="mei").device_token == copied
+    device.post("/accounts/logout/")
+    assert not Player.objects.filter(device_token=copied).exists()  # the copy names nobody
+    # Signed in again, the account's device goes on as its player, under a new token.
+    assert log_in(device).status_code == 302
+    device.get("/me/")
+    token = token_from_cookie(device.cookies[COOKIE_NAME].value)
+    assert token != copied and Player.objects.get(user__username="mei").device_token == token
