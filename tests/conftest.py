@@ -283,40 +283,54 @@ def page(new_device):
     return new_device()
 
 
-# The longest tests, with about how long each took in a full run (seconds, `bin/test
-# --junitxml`, four workers): they are handed out first (pytest_collection_modifyitems),
-# so the workers (`--maxschedchunk 1` in bin/test: a worker takes one test ahead at a
-# time) end together instead of one running a long test alone at the end. A name here
-# matches a test's node id up to its parameters; a test renamed only loses its place.
+# The longest tests, with about how long each took in a full run (seconds, from a run's
+# --junitxml): they are handed out first (pytest_collection_modifyitems), so the workers
+# (`--maxschedchunk 1` in bin/test: a worker takes one test ahead at a time) end together
+# instead of one running a long test alone at the end. A name here matches a test's node
+# id up to its parameters; a test renamed only loses its place. The browser tests run
+# after the others, so each part's numbers are compared only among themselves: the
+# others' from a full run on four workers (PostgreSQL), the browser tests' from
+# `-m browser` on three workers beside another session's test run (SQLite, 2026-12-08).
 LONG_TESTS = {
     "tests/ops/test_chaos_short.py::": 144,
-    "tests/browser/test_arenas_browser.py::test_two_players": 70,
-    "tests/browser/test_accessibility.py::test_no_page_of_the_site_map": 65,
-    "tests/browser/test_five_races.py::": 60,
-    "tests/browser/test_board_fit.py::test_every_built_in_layout": 45,
     "tests/ops/test_multihost.py::test_a_killed_web_host": 43,
     "tests/security/test_hostile_sockets.py::test_a_socket_to_any_room_code": 33,
-    "tests/browser/test_three_races.py::": 32,
-    "tests/browser/test_race_browser.py::test_three_players_race": 23,
-    "tests/browser/test_site_map.py::test_no_page_is_wider": 22,
-    "tests/browser/test_race_reconnect.py::test_with_the_server_stopped": 22,
-    "tests/browser/test_accessibility.py::test_on_a_phone_every_button": 21,
-    "tests/browser/test_open_rooms_browser.py::test_a_room_the_owner_lists": 20,
-    "tests/browser/test_lighthouse.py::": 20,
-    "tests/browser/test_offline_browser.py::test_an_offline_practice_game": 20,
     "tests/ops/test_layer_faults.py::test_events_reach_sockets": 19,
     "tests/rooms/test_pace.py::test_a_socket_script": 17,
-    "tests/browser/test_arena_screens.py::test_the_arena_screens_fit": 16,
-    "tests/browser/test_race_reconnect.py::test_a_tab_back_from_sleep": 16,
-    "tests/browser/test_race_loop.py::test_the_ready_check_from_the_results": 15,
     "tests/rooms/test_standings_pace.py::": 15,
-    "tests/browser/test_race_watching.py::test_a_race_with_a_spectator": 15,
-    "tests/browser/test_race_browser.py::test_another_game_starts": 14,
     "tests/ops/test_operator_terminal.py::test_serve_starts_redis": 14,
-    "tests/browser/test_race_now_browser.py::": 13,
-    "tests/browser/test_accessibility.py::test_the_race_page": 11,
-    "tests/browser/test_phone_design.py::test_on_a_phone_every": 11,
     "tests/ops/test_layer_faults.py::test_rooms_on_a_layer_shard": 12,
+    # the browser tests
+    "tests/browser/test_accessibility.py::test_no_page_of_the_site_map": 100,
+    "tests/browser/test_arenas_browser.py::test_two_players": 93,
+    "tests/browser/test_five_races.py::": 92,
+    "tests/browser/test_board_fit.py::test_every_built_in_layout_fits_the_practice_page"
+    "_without_scrolling[desktop]": 79,
+    "tests/browser/test_board_fit.py::test_every_built_in_layout": 45,
+    "tests/browser/test_three_races.py::": 36,
+    "tests/browser/test_race_reconnect.py::test_with_the_server_stopped": 31,
+    "tests/browser/test_site_map.py::test_no_page_is_wider": 26,
+    "tests/browser/test_accessibility.py::test_on_a_phone_every_button": 26,
+    "tests/browser/test_screen_details.py::test_a_past_week": 25,
+    "tests/browser/test_race_reconnect.py::test_a_tab_back_from_sleep": 22,
+    "tests/browser/test_race_browser.py::test_three_players_race": 22,
+    "tests/browser/test_race_screens.py::test_a_finished_player_sees_the_clock_stop": 21,
+    "tests/browser/test_ranked_pages_browser.py::test_matched_players": 21,
+    "tests/browser/test_race_reconnect.py::test_a_board_cleared": 21,
+    "tests/browser/test_screen_details.py::test_your_own_row": 20,
+    "tests/browser/test_lighthouse.py::": 20,
+    "tests/browser/test_phone_design.py::test_on_a_phone_every_checkbox": 18,
+    "tests/browser/test_offline_browser.py::test_an_offline_practice_game": 18,
+    "tests/browser/test_open_rooms_browser.py::test_a_room_the_owner_lists": 18,
+    "tests/browser/test_accessibility.py::test_the_style_page": 18,
+    "tests/browser/test_screen_details.py::test_a_refused_arena": 17,
+    "tests/browser/test_screen_details.py::test_racing_your_own_ghost": 17,
+    "tests/browser/test_accounts_browser.py::test_records_made_before_signing_up": 16,
+    "tests/browser/test_screen_details.py::test_an_arena_race_names": 15,
+    "tests/browser/test_race_loop.py::test_another_game_from_the_lobby": 15,
+    "tests/browser/test_phone_design.py::test_a_stored_layouts_card": 15,
+    "tests/browser/test_accessibility.py::test_the_race_page": 13,
+    "tests/browser/test_arena_screens.py::test_the_arena_screens_fit": 12,
 }
 
 

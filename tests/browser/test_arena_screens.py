@@ -13,7 +13,14 @@ from arenas import pairing
 from arenas.models import Arena
 from rooms.race import actions as races
 from tests.arenas.arena_helpers import joined, new_arena, paired, play_out, race_of
-from tests.browser.browser_helpers import DESKTOP, PHONE, no_sideways_scroll, page_for, shoot
+from tests.browser.browser_helpers import (
+    DESKTOP,
+    PHONE,
+    each_mode,
+    no_sideways_scroll,
+    page_for,
+    shoot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -52,31 +59,33 @@ def test_the_arena_screens_fit_both_sizes_in_both_themes(asgi_server, new_device
 
     arena, ana, over = server_side(arenas_with_results)
     words = WORDS[lang]
-    for theme in ("light", "dark"):
-        for size, viewport in (("desktop", DESKTOP), ("phone", PHONE)):
-            page = page_for(new_device, asgi_server, ana, viewport, lang=lang)
-            page.add_init_script(f"localStorage.setItem('mj-theme', '{theme}')")
-            name = f"{lang}-{theme}-{size}"
-            page.goto(f"{asgi_server.url}/arenas/")
-            expect(page.locator("#running-title")).to_have_text(words["list"])
-            expect(page.locator(".countdown").first).not_to_be_empty()
-            no_sideways_scroll(page)
-            shoot(page, f"arenas-list-{name}")
-            page.goto(f"{asgi_server.url}/arenas/{arena.code}/")
-            expect(page.locator("#table-title")).to_have_text(words["table"])
-            expect(page.locator("#table-rows tr")).to_have_count(3)
-            expect(page.locator("#table-rows tr.me")).to_contain_text("Ana")
-            expect(page.locator("#race-list a")).to_have_count(1)
-            expect(page.locator("#you-line")).not_to_be_empty()
-            no_sideways_scroll(page)
-            shoot(page, f"arena-running-{name}")
-            page.goto(f"{asgi_server.url}/arenas/{over.code}/")
-            expect(page.locator("#podium-title")).to_have_text(words["podium"])
-            expect(page.locator("#podium-list li")).to_have_count(2)
-            no_sideways_scroll(page)
-            shoot(page, f"arena-podium-{name}")
-            page.goto(f"{asgi_server.url}/")
-            expect(page.locator("#front-arena")).to_contain_text(words["home"])
-            no_sideways_scroll(page)
-            shoot(page, f"home-arena-{name}")
-            page.context.close()
+    page = page_for(new_device, asgi_server, ana, DESKTOP, lang=lang)
+    modes = [
+        (theme, size, viewport)
+        for theme in ("light", "dark")
+        for size, viewport in (("desktop", DESKTOP), ("phone", PHONE))
+    ]
+    for theme, size in each_mode(page, asgi_server, modes):
+        name = f"{lang}-{theme}-{size}"
+        page.goto(f"{asgi_server.url}/arenas/")
+        expect(page.locator("#running-title")).to_have_text(words["list"])
+        expect(page.locator(".countdown").first).not_to_be_empty()
+        no_sideways_scroll(page)
+        shoot(page, f"arenas-list-{name}")
+        page.goto(f"{asgi_server.url}/arenas/{arena.code}/")
+        expect(page.locator("#table-title")).to_have_text(words["table"])
+        expect(page.locator("#table-rows tr")).to_have_count(3)
+        expect(page.locator("#table-rows tr.me")).to_contain_text("Ana")
+        expect(page.locator("#race-list a")).to_have_count(1)
+        expect(page.locator("#you-line")).not_to_be_empty()
+        no_sideways_scroll(page)
+        shoot(page, f"arena-running-{name}")
+        page.goto(f"{asgi_server.url}/arenas/{over.code}/")
+        expect(page.locator("#podium-title")).to_have_text(words["podium"])
+        expect(page.locator("#podium-list li")).to_have_count(2)
+        no_sideways_scroll(page)
+        shoot(page, f"arena-podium-{name}")
+        page.goto(f"{asgi_server.url}/")
+        expect(page.locator("#front-arena")).to_contain_text(words["home"])
+        no_sideways_scroll(page)
+        shoot(page, f"home-arena-{name}")

@@ -155,7 +155,7 @@ def test_a_pair_stored_whose_answer_was_lost_is_not_sent_twice(
     expect(page.locator("#link-cover")).to_be_visible()
     expect(page.locator("#link-cover")).to_be_hidden(timeout=15_000)
     assert wait_stored(entry, 2) == [first, second]
-    time.sleep(1)
+    page.wait_for_timeout(1000)  # nothing more comes (through CutSocket: not a plain sleep)
     assert stored_pairs(entry) == [first, second]
     expect(page.locator("#progress")).to_have_text(progress_of(entry))
 
@@ -204,19 +204,25 @@ def test_a_room_that_is_gone_is_said_so_and_not_tried_again(
     link = CutSocket(page)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(page.locator(".tile[data-face]").first).to_be_visible()
+    # Its socket up (the board can be drawn before the socket opens): the one cut below.
+    expect(page.locator("#race")).to_have_attribute("data-link", "up")
     # The page hears nothing while the room goes (a message about a deleted room on the old
     # socket would race the cut), then the cut: the socket it opens next finds no room.
     link.deaf = True
     server_side(lambda: Room.objects.filter(pk=room.pk).delete())
     link.close()
     cover = page.locator("#link-cover")
-    expect(cover).to_contain_text("Esta sala ya no existe")
+    # After the first retry's wait, a new socket's whole opening: slow on a loaded machine.
+    expect(cover).to_contain_text("Esta sala ya no existe", timeout=15_000)
     expect(page.locator("#link-rooms")).to_be_visible()
     expect(page.locator("#link-retry")).to_be_hidden()
     expect(page.locator("#message")).to_be_empty()  # said once, on the cover
     shoot(page, "reconnect-room-gone-es-phone")
     opened = link.opened
-    time.sleep(3)  # past the first retries' waits
+    # Past the first retries' waits. Playwright's own wait, not time.sleep: the sync API
+    # hands the route (CutSocket.route, which counts) a socket the page opens only while
+    # the test is in a Playwright call, so a retry during a plain sleep went uncounted.
+    page.wait_for_timeout(3000)
     assert link.opened == opened
 
 

@@ -80,6 +80,9 @@ def test_a_finished_player_sees_the_clock_stop_at_the_servers_time(
     page = page_for(new_device, asgi_server, ana)
     page.goto(f"{asgi_server.url}/rooms/{room.code}/")
     expect(page.locator(".tile[data-face]")).to_have_count(34)
+    # Past "go" the board is drawn before the socket's first snapshot draws it again (and
+    # drops a tile already selected): the taps wait for the socket.
+    expect(page.locator("#race")).to_have_attribute("data-link", "up")
     entry = Entry.objects.get(seat__player=ana)
     for pair in deal_for(entry.code).plan:  # each seen gone before the next tap
         play(page, entry, pair)

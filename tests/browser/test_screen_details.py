@@ -15,7 +15,15 @@ from playwright.sync_api import expect
 from accounts.models import Player
 from rooms.quick import actions as quick
 from tests.arenas.arena_helpers import joined, new_arena, paired, race_of
-from tests.browser.browser_helpers import DESKTOP, PHONE, page_for, server_side, shoot, tile
+from tests.browser.browser_helpers import (
+    DESKTOP,
+    PHONE,
+    each_mode,
+    page_for,
+    server_side,
+    shoot,
+    tile,
+)
 from tests.browser.test_arena_screens import arenas_with_results
 from tests.browser.test_race_now_browser import (
     BEGINNER_CODE,
@@ -37,6 +45,18 @@ def themed_page(new_device, server, player, lang, theme, viewport):
     page = page_for(new_device, server, player, viewport, lang=lang)
     page.add_init_script(f"localStorage.setItem('mj-theme', '{theme}')")
     return page
+
+
+def lang_modes(new_device, server, player, langs):
+    """For each language of `langs`, one page (a device of its own) shown in each of that
+    language's modes in turn (browser_helpers.each_mode): yields (page, lang, theme, size)."""
+    for lang in langs:
+        page = page_for(new_device, server, player, DESKTOP, lang=lang)
+        modes = [
+            (theme, size, viewport) for m_lang, theme, size, viewport in MODES if m_lang == lang
+        ]
+        for theme, size in each_mode(page, server, modes):
+            yield page, lang, theme, size
 
 
 def on_screen(page, locator) -> bool:
@@ -64,8 +84,7 @@ def test_an_arena_race_names_its_arena_with_a_link_before_and_while_it_runs(
     settings.RACE_COUNTDOWN_SECONDS = 2
     arena, ana, code = server_side(an_arena_race)
     words = {"en": "A race of the arena", "es": "Una carrera de la arena"}[lang]
-    for _lang, theme, size, viewport in [m for m in MODES if m[0] == lang]:
-        page = themed_page(new_device, asgi_server, ana, lang, theme, viewport)
+    for page, _lang, theme, size in lang_modes(new_device, asgi_server, ana, [lang]):
         page.goto(f"{asgi_server.url}/rooms/{code}/")
         note = page.locator("#host-note")
         expect(note).to_have_text(f"{words} Tarde de sprint")
@@ -76,7 +95,7 @@ def test_an_arena_race_names_its_arena_with_a_link_before_and_while_it_runs(
         expect(page.locator("#play-area")).to_be_visible()  # the countdown, then the race
         expect(page.locator("#results")).to_be_hidden()
         shoot(page, f"arena-race-note-{lang}-{theme}-{size}")
-        page.context.close()
+    page.context.close()
     page = page_for(new_device, asgi_server, ana, PHONE, lang=lang)
     page.goto(f"{asgi_server.url}/rooms/{code}/")
     expect(page.locator(".tile[data-face]").first).to_be_visible(timeout=15_000)  # "go"
@@ -101,8 +120,7 @@ def test_race_nows_waiting_page_shows_who_is_there_and_the_seconds_left_no_rules
     settings.QUICK_WAIT_SECONDS = 600  # nobody starts it while we look
     ana, bo, code = server_side(a_quick_room_waiting)
     guest = {"en": f"Player {bo.pk}", "es": f"Jugador {bo.pk}"}[lang]  # seated from English
-    for _lang, theme, size, viewport in [m for m in MODES if m[0] == lang]:
-        page = themed_page(new_device, asgi_server, ana, lang, theme, viewport)
+    for page, _lang, theme, size in lang_modes(new_device, asgi_server, ana, [lang]):
         page.goto(f"{asgi_server.url}/rooms/{code}/")
         expect(page.locator("#quick-seconds")).to_have_text(re.compile(r"^\d+$"))
         expect(page.locator("#seats li")).to_have_count(2)
@@ -114,7 +132,6 @@ def test_race_nows_waiting_page_shows_who_is_there_and_the_seconds_left_no_rules
         assert not re.search(r"\b(Rules|Reglas)\b", lobby.inner_text())
         assert on_screen(page, page.locator("#quick-seconds"))
         shoot(page, f"race-now-waiting-{lang}-{theme}-{size}")
-        page.context.close()
 
 
 # --- /arenas/: a refused form says why where the form is -----------------------------------
@@ -122,6 +139,7 @@ def test_race_nows_waiting_page_shows_who_is_there_and_the_seconds_left_no_rules
 def test_a_refused_arena_shows_its_error_on_screen_beside_the_form_and_announces_it(
     asgi_server, new_device, lang
 ):
+    # A device of its own for each mode (a form posted, unlike the other tests here).
     for _lang, theme, size, viewport in [m for m in MODES if m[0] == lang]:
         page = themed_page(new_device, asgi_server, None, lang, theme, viewport)
         page.goto(f"{asgi_server.url}/arenas/")
@@ -186,8 +204,7 @@ OWN_ROW = """() => {
 
 def test_your_own_row_of_an_arena_table_stands_out_in_both_themes(asgi_server, new_device):
     arena, ana, _over = server_side(arenas_with_results)
-    for lang, theme, size, viewport in MODES:
-        page = themed_page(new_device, asgi_server, ana, lang, theme, viewport)
+    for page, lang, theme, size in lang_modes(new_device, asgi_server, ana, ["en", "es"]):
         page.goto(f"{asgi_server.url}/arenas/{arena.code}/")
         expect(page.locator("#table-rows tr.me")).to_contain_text("Ana")
         seen = page.evaluate(OWN_ROW)
@@ -196,7 +213,6 @@ def test_your_own_row_of_an_arena_table_stands_out_in_both_themes(asgi_server, n
         bar = re.match(r"(rgb\([^)]*\)|color\([^)]*\))", seen["bar"])
         assert bar and contrast(bar.group(1), seen["page"]) >= 3, (theme, seen)  # and a bar
         shoot(page, f"arena-own-row-{lang}-{theme}-{size}")
-        page.context.close()
 
 
 # --- a ghost race against your own replay (docs/RULES.md §Ghost races) -----------------------
@@ -248,8 +264,7 @@ def test_a_past_week_or_month_offers_no_play_of_todays_challenge(asgi_server, ne
         "week": f"/leaderboards/week/{periods.format(last_week)}/",
         "month": f"/leaderboards/month/{periods.format(last_month)}/",
     }
-    for lang, theme, size, viewport in MODES:
-        page = themed_page(new_device, asgi_server, None, lang, theme, viewport)
+    for page, lang, theme, size in lang_modes(new_device, asgi_server, None, ["en", "es"]):
         for kind, url in past.items():
             page.goto(f"{asgi_server.url}{url}")
             expect(page.locator("#daily h2")).to_be_visible()
@@ -260,4 +275,3 @@ def test_a_past_week_or_month_offers_no_play_of_todays_challenge(asgi_server, ne
             shoot(page, f"leaderboard-past-{kind}-{lang}-{theme}-{size}")
         page.goto(f"{asgi_server.url}/leaderboards/")
         expect(page.locator("#play-daily")).to_be_visible()  # all time: today's is on
-        page.context.close()
