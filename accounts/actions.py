@@ -101,9 +101,11 @@ def sign_in_device(user, device_player: Player | None) -> Player:
 
 
 def rotate_device_token(user) -> Player | None:
-    """The account's player under a new device token (at log-in and log-out): a device
-    cookie copied before is nobody from now on. A device of the account still signed in
-    (its session) is handed the new token by its next page (identity.ensure_player)."""
+    """The account's player under a new device token (at log-out): a device cookie copied
+    before is nobody from now on. A device of the account still signed in (its session)
+    is handed the new token by its next page (identity.ensure_player). Not at log-in: the
+    account's other devices would lose their player until their next page, and a socket
+    of theirs in a race would be nobody's on its next reconnect."""
     player = Player.objects.filter(user=user).first()
     if player is not None:
         player.device_token = new_device_token()

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_http_methods
 
 from accounts import actions
 from accounts.forms import ResetForm, SignUpForm, ThrottledLoginForm
-from accounts.identity import ensure_player, forget_device, use_player
+from accounts.identity import ensure_player, forget_device
 from accounts.throttle import client_address, hashed, within_limit
 
 
@@ -62,9 +62,6 @@ class LogIn(RefusedFormStatus, auth_views.LoginView):
     def form_valid(self, form):
         response = super().form_valid(form)
         ensure_player(self.request)  # merges this device's player into the account's
-        # A new token, on this device's cookie (set by the middleware): one copied from
-        # anywhere before the log-in is nobody now.
-        use_player(self.request, actions.rotate_device_token(self.request.user))
         return response
 
 

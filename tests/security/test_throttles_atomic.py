@@ -123,7 +123,7 @@ def test_a_device_cookie_copied_while_signed_in_is_nobody_after_log_out():
     assert Player.objects.get(user__username="mei").device_token == copied
     device.post("/accounts/logout/")
     assert not Player.objects.filter(device_token=copied).exists()  # the copy names nobody
-    # Signed in again, the account's device goes on as its player, under a new token.
+    # Signed in again, the device goes on as the account's player, under the new token.
     assert log_in(device).status_code == 302
     device.get("/me/")
     token = token_from_cookie(device.cookies[COOKIE_NAME].value)
