@@ -130,21 +130,6 @@ class LoginThrottle:
             return Refusal(math.ceil(wait))
         return Attempt(username, address, member)
 
-    def refusal(self, username: str, address: str) -> Refusal | None:
-        """Why an attempt would be refused now, or None (counts nothing)."""
-        now, waits = self.clock(), [0.0]
-        for key, limit in zip(*self._keys(username, address), strict=True):
-            scores = self._scores(key, now)
-            if len(scores) >= limit:
-                oldest_that_blocks = sorted(scores)[-limit]
-                waits.append(oldest_that_blocks + WINDOW_SECONDS - now)
-        wait = max(waits)
-        return Refusal(math.ceil(wait)) if wait > 0 else None
-
-    def failed(self, username: str, address: str) -> None:
-        """A failure counted as it happened (the form's attempts are claimed instead)."""
-        self.claim(username, address)
-
     def succeeded(self, attempt: Attempt) -> None:
         # The username's failures go; the address's stay (a guesser must not reset them
         # by signing in to an account of their own), less this attempt, which was none.
@@ -164,10 +149,6 @@ class LoginThrottle:
     def _username_key(self, username: str) -> str:
         # "Bob" and "bob" share a count; hashed, so any text makes a valid key.
         return f"{self.prefix}login-fail:user:{hashed(username)}"
-
-    def _scores(self, key: str, now: float) -> list[float]:
-        pairs = self._client().zrangebyscore(key, now - WINDOW_SECONDS, "+inf", withscores=True)
-        return [score for _member, score in pairs]
 
     def _script(self, keys, args):
         return _claim_script(self.url or settings.REDIS_URL)(keys=keys, args=args)

@@ -9,6 +9,7 @@ from accounts.throttle import (
     MAX_FAILURES_PER_USERNAME,
     WINDOW_SECONDS,
     LoginThrottle,
+    Refusal,
 )
 from tests.accounts.accounts_helpers import (
     FakeClock,
@@ -94,22 +95,22 @@ def test_the_wait_counts_from_the_oldest_failure_that_still_blocks():
     clock = FakeClock()
     counts = LoginThrottle(prefix=fresh_throttle_prefix(), clock=clock)
     for _ in range(MAX_FAILURES_PER_USERNAME):
-        counts.failed("mei", "")
+        counts.claim("mei", "")  # a failure: never succeeded
         clock.advance(60)
-    refusal = counts.refusal("mei", "")
+    refusal = counts.claim("mei", "")
     assert refusal.retry_after_seconds == WINDOW_SECONDS - 5 * 60
     assert refusal.message.endswith("Try again in 10 minutes.")
     clock.advance(refusal.retry_after_seconds)
-    assert counts.refusal("mei", "") is None
+    assert not isinstance(counts.claim("mei", ""), Refusal)
 
 
 def test_one_minute_is_said_in_the_singular():
     clock = FakeClock()
     counts = LoginThrottle(prefix=fresh_throttle_prefix(), clock=clock)
     for _ in range(MAX_FAILURES_PER_USERNAME):
-        counts.failed("mei", "10.0.0.1")
+        counts.claim("mei", "10.0.0.1")
     clock.advance(WINDOW_SECONDS - 30)
-    assert counts.refusal("mei", "10.0.0.1").message.endswith("Try again in 1 minute.")
+    assert counts.claim("mei", "10.0.0.1").message.endswith("Try again in 1 minute.")
 
 
 def test_the_site_cache_is_the_shared_redis_cache():
